@@ -1,0 +1,475 @@
+"""The search index, ``index.db``: a disposable cache of the vault, never a source of truth.
+
+Tables: ``notes`` (one row a note: path, mtime_ns, size, revision, title, rank multiplier,
+bounded frontmatter observation, parse problems), ``notes_fts`` (FTS5 over path, title,
+tags, body, frontmatter and the fold-variant column), ``links`` (every wikilink with its
+resolution keys; backlinks are a lookup on the key columns), and ``meta``.
+
+One writer connection under a lock; readers get a connection per thread. A reader notices a
+rebuilt file (the inode changes) and reopens. ``open_checked`` runs ``quick_check`` and the
+FTS5 integrity check and rebuilds a corrupt, foreign or outdated index instead of trusting it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hoard.adapters.vault import FileStat, Vault
+from hoard.config import Config
+from hoard.core.fold import alt_text
+from hoard.core.globs import matches
+from hoard.core.links import link_key, note_keys
+from hoard.core.note import NoteDoc, parse_note
+from hoard.core.paths import folder_of
+from hoard.errors import HoardError, IoError
+
+log = logging.getLogger("hoard.index")
+
+SCHEMA_VERSION = 1
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+FM_OBSERVATION_BYTES = 16 * 1024
+INDEX_MISSING = "index is missing"
+
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE notes(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  folder TEXT NOT NULL,
+  path_key TEXT NOT NULL,
+  stem_key TEXT NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  revision TEXT NOT NULL,
+  title TEXT NOT NULL,
+  rank_mult REAL NOT NULL,
+  fm_json TEXT,
+  problems TEXT
+);
+CREATE INDEX notes_path_key ON notes(path_key);
+CREATE INDEX notes_stem_key ON notes(stem_key);
+CREATE INDEX notes_folder ON notes(folder);
+CREATE VIRTUAL TABLE notes_fts USING fts5(
+  path, title, tags, body, frontmatter, alt,
+  tokenize = '{TOKENIZER}'
+);
+CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+CREATE TABLE links(
+  src INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  target TEXT NOT NULL,
+  target_key TEXT NOT NULL,
+  stem_key TEXT NOT NULL,
+  heading TEXT,
+  alias TEXT,
+  embed INTEGER NOT NULL,
+  line INTEGER NOT NULL
+);
+CREATE INDEX links_src ON links(src);
+CREATE INDEX links_target_key ON links(target_key);
+CREATE INDEX links_stem_key ON links(stem_key);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    failed: int = 0
+    elapsed_ms: float = 0.0
+
+    @property
+    def changed(self) -> int:
+        return self.added + self.updated + self.removed
+
+
+ProgressFn = Callable[[int, int], None]
+
+
+def config_fingerprint(config: Config) -> str:
+    """What, in the config, changes the index's content: a change forces a rebuild."""
+    s = config.search
+    return json.dumps(
+        {
+            "v": SCHEMA_VERSION,
+            "title_keys": list(s.title_keys),
+            "folder_weights": dict(s.folder_weights),
+            "frontmatter_keys": list(s.frontmatter_keys),
+            "ignore": list(config.ignore),
+            "index_max_bytes": config.limits.index_max_bytes,
+        },
+        sort_keys=True,
+    )
+
+
+def rank_multiplier(path: str, weights: dict[str, float]) -> float:
+    for pattern, mult in weights.items():
+        if matches(path, pattern):
+            return mult
+    return 1.0
+
+
+def observe_frontmatter(doc: NoteDoc, keys: tuple[str, ...]) -> str | None:
+    """The bounded observation shown with search results: allowlisted keys of the first
+    16 KiB of frontmatter, as declared (JSON-able scalars and lists of them only)."""
+    if doc.frontmatter is None or len(doc.frontmatter_text) > FM_OBSERVATION_BYTES:
+        return None
+    out: dict[str, Any] = {}
+    for key in keys:
+        if key in doc.frontmatter:
+            out[key] = jsonable(doc.frontmatter[key])
+    return json.dumps(out, ensure_ascii=False)
+
+
+def jsonable(v: Any, depth: int = 0) -> Any:
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, list) and depth < 2:
+        return [jsonable(x, depth + 1) for x in v[:50]]
+    if isinstance(v, dict) and depth < 2:
+        return {str(k): jsonable(x, depth + 1) for k, x in list(v.items())[:50]}
+    return str(v)
+
+
+class Index:
+    """The index file and its connections. Thread-safe."""
+
+    def __init__(self, path: Path, vault: Vault, config: Config) -> None:
+        self.path = path
+        self.vault = vault
+        self.config = config
+        self.fingerprint = config_fingerprint(config)
+        self._write_lock = threading.RLock()
+        self._writer: sqlite3.Connection | None = None
+        self._writer_ino: tuple[int, int] | None = None
+        self._local = threading.local()
+        self.generation = 0
+        """Bumped on every in-process change; with the file's identity, a content token."""
+        self.last_problem: str | None = None
+        """Why the index was last rebuilt at open, for ``hoard check`` and logs."""
+
+    # -- connections ------------------------------------------------------------------------
+
+    def _file_id(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=10.0, check_same_thread=False, isolation_level=None
+        )
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA temp_store=MEMORY")
+        conn.execute("PRAGMA cache_size=-32000")
+        conn.execute("PRAGMA mmap_size=268435456")
+        return conn
+
+    def reader(self) -> sqlite3.Connection:
+        """This thread's read connection, reopened when the file was swapped underneath."""
+        fid = self._file_id()
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and self._local.fid == fid:
+            return conn
+        if conn is not None:
+            conn.close()
+        conn = self._connect()
+        conn.execute("PRAGMA query_only=ON")
+        self._local.conn = conn
+        self._local.fid = fid
+        return conn
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[sqlite3.Connection]:
+        with self._write_lock:
+            fid = self._file_id()
+            if self._writer is None or self._writer_ino != fid:
+                if self._writer is not None:
+                    self._writer.close()
+                self._writer = self._connect()
+                self._writer_ino = self._file_id()
+            yield self._writer
+
+    def reader_token(self) -> tuple[object, int]:
+        return self._file_id(), self.generation
+
+    def close(self) -> None:
+        with self._write_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    # -- opening, checking, rebuilding --------------------------------------------------------
+
+    def check(self) -> str | None:
+        """``None`` when the index file is sound and built for this config, else why not."""
+        if not self.path.exists():
+            return INDEX_MISSING
+        try:
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            try:
+                row = conn.execute("PRAGMA quick_check").fetchone()
+                if not row or row[0] != "ok":
+                    return f"quick_check failed: {row[0] if row else 'no answer'}"
+                fp = conn.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+                if not fp or fp[0] != self.fingerprint:
+                    return "index was built for another schema or config"
+                conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('integrity-check')")
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            return f"index is unusable: {exc}"
+        return None
+
+    def open_checked(self, progress: ProgressFn | None = None) -> SyncReport:
+        """Startup: trust the index only after it passes the checks, then bring it up to date
+        with a stat walk. A failing index is rebuilt from the Markdown."""
+        problem = self.check()
+        if problem is not None:
+            self.last_problem = problem
+            level = logging.INFO if problem == INDEX_MISSING else logging.WARNING
+            log.log(level, "rebuilding the index: %s", problem)
+            return self.rebuild(progress)
+        return self.sync(progress)
+
+    def rebuild(self, progress: ProgressFn | None = None) -> SyncReport:
+        """Build a fresh index beside the old one, then swap it in atomically."""
+        t0 = time.perf_counter()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + f".new-{os.getpid()}")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(tmp) + suffix)
+        stats = list(self.vault.walk())
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        failed = 0
+        try:
+            conn.execute("PRAGMA journal_mode=OFF")
+            conn.execute("PRAGMA synchronous=OFF")
+            conn.executescript(_SCHEMA)
+            conn.execute("BEGIN")
+            conn.execute("INSERT INTO meta VALUES('fingerprint', ?)", (self.fingerprint,))
+            conn.execute("INSERT INTO meta VALUES('built_at', ?)", (str(time.time()),))
+            for i, fs in enumerate(stats):
+                if not self._upsert(conn, fs, fresh=True):
+                    failed += 1
+                if progress is not None and (i % 256 == 0 or i + 1 == len(stats)):
+                    progress(i + 1, len(stats))
+            conn.execute("COMMIT")
+            conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")
+            conn.execute("PRAGMA journal_mode=WAL")
+        finally:
+            conn.close()
+        with self._write_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(str(self.path) + suffix)
+            os.replace(tmp, self.path)
+            self.generation += 1
+        return SyncReport(
+            added=len(stats) - failed, failed=failed, elapsed_ms=(time.perf_counter() - t0) * 1000
+        )
+
+    # -- incremental sync ----------------------------------------------------------------------
+
+    def sync(self, progress: ProgressFn | None = None) -> SyncReport:
+        """Stat walk: compare (mtime_ns, size) of every note with the index; apply changes."""
+        t0 = time.perf_counter()
+        on_disk = {fs.path: fs for fs in self.vault.walk()}
+        known = {
+            p: (m, s) for p, m, s in self.reader().execute("SELECT path, mtime_ns, size FROM notes")
+        }
+        changed = [fs for p, fs in on_disk.items() if known.get(p) != (fs.mtime_ns, fs.size)]
+        removed = [p for p in known if p not in on_disk]
+        if not changed and not removed:
+            return SyncReport(elapsed_ms=(time.perf_counter() - t0) * 1000)
+        report = self._apply(changed, removed, known, progress)
+        return SyncReport(
+            report.added,
+            report.updated,
+            report.removed,
+            report.failed,
+            (time.perf_counter() - t0) * 1000,
+        )
+
+    def refresh_paths(self, paths: Iterable[str]) -> SyncReport:
+        """Re-check just these vault-relative paths (from the watcher or a write)."""
+        t0 = time.perf_counter()
+        changed: list[FileStat] = []
+        removed: list[str] = []
+        conn = self.reader()
+        known: dict[str, tuple[int, int]] = {}
+        for p in set(paths):
+            row = conn.execute("SELECT mtime_ns, size FROM notes WHERE path=?", (p,)).fetchone()
+            if row:
+                known[p] = (row[0], row[1])
+            fs = None if self.vault.is_ignored(p) else self.vault.stat_note(p)
+            if fs is None:
+                if row:
+                    removed.append(p)
+            elif known.get(p) != (fs.mtime_ns, fs.size):
+                changed.append(fs)
+        if not changed and not removed:
+            return SyncReport(elapsed_ms=(time.perf_counter() - t0) * 1000)
+        r = self._apply(changed, removed, known, None)
+        return SyncReport(
+            r.added, r.updated, r.removed, r.failed, (time.perf_counter() - t0) * 1000
+        )
+
+    def _apply(
+        self,
+        changed: list[FileStat],
+        removed: list[str],
+        known: dict[str, tuple[int, int]],
+        progress: ProgressFn | None,
+    ) -> SyncReport:
+        added = updated = failed = 0
+        with self.writer() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for p in removed:
+                    self._delete(conn, p)
+                for i, fs in enumerate(changed):
+                    if fs.path in known:
+                        self._delete(conn, fs.path)
+                        updated += 1
+                    else:
+                        added += 1
+                    if not self._upsert(conn, fs, fresh=False):
+                        failed += 1
+                    if progress is not None and i % 256 == 0:
+                        progress(i + 1, len(changed))
+                conn.execute("COMMIT")
+                self.generation += 1
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return SyncReport(added, updated, len(removed), failed)
+
+    @staticmethod
+    def _delete(conn: sqlite3.Connection, path: str) -> None:
+        row = conn.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
+        if row is None:
+            return
+        conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
+        conn.execute("DELETE FROM links WHERE src=?", (row[0],))
+        conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
+
+    def _upsert(self, conn: sqlite3.Connection, fs: FileStat, fresh: bool) -> bool:
+        """Index one note. A note that cannot be read is skipped (and reported False); one
+        that cannot be parsed is indexed as best it can be, with its problems recorded."""
+        cap = self.config.limits.index_max_bytes
+        try:
+            _, raw, size = self.vault.read_note(fs.path, max_bytes=cap)
+        except HoardError as exc:
+            log.warning("not indexed: %s: %s", fs.path, exc.message)
+            return False
+        doc = parse_note(fs.path, raw, self.config.search.title_keys)
+        problems = [{"rule": p.rule, "message": p.message} for p in doc.problems]
+        if size > cap:
+            problems.append(
+                {"rule": "index_truncated", "message": f"only the first {cap} bytes are indexed"}
+            )
+            doc.revision = _full_revision(self.vault, fs.path) or doc.revision
+        pkey, skey = note_keys(fs.path)
+        cur = conn.execute(
+            "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
+            "title, rank_mult, fm_json, problems) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                fs.path,
+                folder_of(fs.path),
+                pkey,
+                skey,
+                fs.mtime_ns,
+                size,
+                doc.revision,
+                doc.title,
+                rank_multiplier(fs.path, dict(self.config.search.folder_weights)),
+                observe_frontmatter(doc, self.config.search.frontmatter_keys),
+                json.dumps(problems) if problems else None,
+            ),
+        )
+        rowid = cur.lastrowid
+        title_text = "\n".join([doc.title, *doc.aliases])
+        words = (title_text + " " + doc.body).split() if not _ascii(title_text, doc.body) else []
+        conn.execute(
+            "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt) "
+            "VALUES(?,?,?,?,?,?,?)",
+            (
+                rowid,
+                fs.path[:-3] if fs.path.endswith(".md") else fs.path,
+                title_text,
+                " ".join(doc.tags),
+                doc.body,
+                doc.frontmatter_text,
+                alt_text(words),
+            ),
+        )
+        if doc.links:
+            conn.executemany(
+                "INSERT INTO links(src, target, target_key, stem_key, heading, alias, embed, "
+                "line) VALUES(?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        rowid,
+                        ln.target,
+                        link_key(ln.target),
+                        link_key(ln.target).rpartition("/")[2],
+                        ln.heading,
+                        ln.alias,
+                        int(ln.embed),
+                        ln.line,
+                    )
+                    for ln in doc.links
+                ],
+            )
+        return True
+
+    # -- small reads ---------------------------------------------------------------------------
+
+    def note_count(self) -> int:
+        return int(self.reader().execute("SELECT count(*) FROM notes").fetchone()[0])
+
+    def problems(self) -> list[tuple[str, list[dict[str, str]]]]:
+        rows = self.reader().execute(
+            "SELECT path, problems FROM notes WHERE problems IS NOT NULL ORDER BY path"
+        )
+        return [(p, json.loads(j)) for p, j in rows]
+
+
+def _ascii(*texts: str) -> bool:
+    return all(t.isascii() for t in texts)
+
+
+def _full_revision(vault: Vault, path: str) -> str | None:
+    import hashlib
+
+    try:
+        _, data, _ = vault.read_note(path)
+    except HoardError:
+        return None
+    return hashlib.sha256(data).hexdigest()
+
+
+def wrap_sqlite_error(exc: sqlite3.Error, what: str) -> IoError:
+    return IoError(f"{what}: {exc}")

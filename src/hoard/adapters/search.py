@@ -1,0 +1,348 @@
+"""Search engines behind one small seam, :class:`Searcher`.
+
+:class:`Fts5Searcher` is the engine: BM25 with column weights over ``notes_fts``, folder rank
+multipliers, typo corrections ranked below exact matches, a diversity cap, snippets from the
+original text. :class:`SubstringSearcher` is the labeled fallback the service uses while the
+index is unusable: a bounded, chunked scan of the files themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hoard.adapters.index import Index, rank_multiplier
+from hoard.adapters.typos import Stemmer, Vocabulary
+from hoard.adapters.vault import Vault
+from hoard.config import Config
+from hoard.core.frontmatter import split_frontmatter
+from hoard.core.note import parse_note
+from hoard.core.paths import folder_of
+from hoard.core.query import (
+    Chunk,
+    build_expression,
+    max_edits,
+    parse_natural,
+)
+from hoard.errors import BadQuery, HoardError
+
+Visible = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    query: str
+    limit: int = 10
+    folder: str | None = None
+    mode: str = "natural"
+    visible: Visible | None = None
+
+
+@dataclass(slots=True)
+class Hit:
+    path: str
+    title: str
+    score: float
+    snippet: str
+    folder: str
+    frontmatter: dict[str, Any] | None
+    typo_only: bool = False
+
+
+@dataclass(slots=True)
+class SearchOutcome:
+    hits: list[Hit]
+    engine: str
+    hidden: int = 0
+    error: str | None = None
+    corrections: dict[str, list[str]] = field(default_factory=dict)
+
+
+class Searcher(Protocol):
+    name: str
+
+    def search(self, req: SearchRequest) -> SearchOutcome: ...
+
+
+def diversify(hits: list[Hit], cap: int) -> list[Hit]:
+    """At most ``cap`` hits per folder before every other folder had its turn; extra hits
+    move below, in their order, and are never dropped."""
+    seen: dict[str, int] = {}
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for h in hits:
+        n = seen.get(h.folder, 0)
+        (first if n < cap else later).append(h)
+        seen[h.folder] = n + 1
+    return first + later
+
+
+def _folder_range(folder: str) -> tuple[str, str]:
+    return folder + "/", folder + "0"  # '0' sorts right after '/'
+
+
+class Fts5Searcher:
+    name = "fts5"
+
+    def __init__(self, index: Index, config: Config) -> None:
+        self.index = index
+        self.config = config
+        self.stemmer = Stemmer()
+        self.vocab = Vocabulary(self._load_vocab)
+        s = config.search
+        self._weights = (
+            s.weight_path,
+            s.weight_title,
+            s.weight_tags,
+            s.weight_body,
+            s.weight_frontmatter,
+            s.weight_body,
+        )
+        self._stopwords = frozenset(w.lower() for w in (*s.stopwords, *s.owner_names))
+        self._validator = sqlite3.connect(":memory:", check_same_thread=False)
+        self._validator.execute(
+            "CREATE VIRTUAL TABLE notes_fts USING fts5(path, title, tags, body, frontmatter, alt)"
+        )
+        self._validator_lock = threading.Lock()
+
+    def _load_vocab(self) -> list[tuple[str, int]]:
+        return [(t, d) for t, d in self.index.reader().execute("SELECT term, doc FROM notes_vocab")]
+
+    # -- query construction --------------------------------------------------------------------
+
+    def check_fts_syntax(self, expr: str) -> None:
+        """Run the expression against an empty FTS5 table with our columns: an error there is
+        the query's fault (``bad_query``, in SQLite's words), never the index's."""
+        if not expr.strip():
+            raise BadQuery("empty query", query=expr)
+        with self._validator_lock:
+            try:
+                self._validator.execute(
+                    "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?", (expr,)
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise BadQuery(f"bad FTS5 query: {exc}", query=expr) from exc
+
+    def _term_has_hits(self, conn: sqlite3.Connection, stem: str) -> bool:
+        row = conn.execute(
+            "SELECT 1 FROM notes_vocab WHERE term >= ? AND term < ? LIMIT 1",
+            (stem, stem + "\U0010ffff"),
+        ).fetchone()
+        return row is not None
+
+    def _typo_corrections(
+        self, conn: sqlite3.Connection, chunks: list[Chunk]
+    ) -> dict[int, list[str]]:
+        s = self.config.search
+        out: dict[int, list[str]] = {}
+        token: object = None
+        for i, chunk in enumerate(chunks):
+            term = chunk.single
+            if term is None or chunk.alternatives:
+                continue
+            edits = max_edits(term, s.typo_min_length, s.typo_two_edits_length)
+            if edits == 0:
+                continue
+            stem = self.stemmer.stem(term)
+            if self._term_has_hits(conn, stem):
+                continue
+            if token is None:
+                token = self.index.reader_token()
+            fixes = self.vocab.corrections(stem, edits, token)
+            # A stem the query word merely extends ("optimiz" -> "optim") is a match too.
+            for cut in range(len(stem) - 1, max(3, len(stem) - 3), -1):
+                head = stem[:cut]
+                if (
+                    head not in fixes
+                    and conn.execute("SELECT 1 FROM notes_vocab WHERE term = ?", (head,)).fetchone()
+                ):
+                    fixes.append(head)
+                    break
+            if fixes:
+                out[i] = fixes
+        return out
+
+    # -- running -------------------------------------------------------------------------------
+
+    def _run(
+        self, conn: sqlite3.Connection, expr: str, req: SearchRequest, fetch: int
+    ) -> list[tuple[int, str, str, str, str | None, float]]:
+        sql = (
+            "SELECT n.id, n.path, n.title, n.folder, n.fm_json, "
+            "-bm25(notes_fts, ?, ?, ?, ?, ?, ?) * n.rank_mult AS s "
+            "FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
+            "WHERE notes_fts MATCH ?"
+        )
+        params: list[Any] = [*self._weights, expr]
+        if req.folder:
+            lo, hi = _folder_range(req.folder)
+            sql += " AND n.path >= ? AND n.path < ?"
+            params += [lo, hi]
+        sql += " ORDER BY s DESC LIMIT ?"
+        params.append(fetch)
+        return conn.execute(sql, params).fetchall()
+
+    def search(self, req: SearchRequest) -> SearchOutcome:
+        s = self.config.search
+        conn = self.index.reader()
+        corrections: dict[int, list[str]] = {}
+        chunks: list[Chunk] = []
+        if req.mode == "fts":
+            self.check_fts_syntax(req.query)
+            expr = req.query
+        else:
+            chunks = parse_natural(req.query, self._stopwords)
+            if not chunks:
+                return SearchOutcome([], self.name)
+            expr = build_expression(chunks, s.prefix_min_length)
+            if s.typo:
+                corrections = self._typo_corrections(conn, chunks)
+        fetch = max(50, req.limit * 5)
+        rows = self._run(conn, expr, req, fetch)
+        scores: dict[int, tuple[float, bool, tuple[Any, ...]]] = {
+            r[0]: (r[5], False, r) for r in rows
+        }
+        snippet_expr = expr
+        if corrections:
+            expr_all = build_expression(chunks, s.prefix_min_length, corrections)
+            snippet_expr = expr_all
+            for r in self._run(conn, expr_all, req, fetch):
+                penalised = r[5] * s.typo_penalty
+                prev = scores.get(r[0])
+                if prev is None or penalised > prev[0]:
+                    scores[r[0]] = (penalised, prev is None, r)
+        ranked = sorted(scores.values(), key=lambda v: (-v[0], v[2][1]))
+        hits: list[Hit] = []
+        hidden = 0
+        for score, typo_only, r in ranked:
+            if req.visible is not None and not req.visible(r[1]):
+                hidden += 1
+                continue
+            fm = json.loads(r[4]) if r[4] else None
+            hits.append(Hit(r[1], r[2], round(score, 6), "", r[3], fm, typo_only))
+        page = diversify(hits, s.folder_cap)[: req.limit]
+        self._add_snippets(conn, snippet_expr, page)
+        return SearchOutcome(
+            page,
+            self.name,
+            hidden=hidden,
+            corrections={chunks[i].tokens[0]: v for i, v in corrections.items()},
+        )
+
+    def _add_snippets(self, conn: sqlite3.Connection, expr: str, page: list[Hit]) -> None:
+        if not page:
+            return
+        ntok = max(8, min(64, self.config.search.snippet_chars // 6))
+        ids = {h.path: h for h in page}
+        marks = ",".join("?" * len(ids))
+        rows = conn.execute(
+            f"SELECT n.path, snippet(notes_fts, 3, '', '', '…', ?) FROM notes_fts "
+            f"JOIN notes n ON n.id = notes_fts.rowid "
+            f"WHERE notes_fts MATCH ? AND n.path IN ({marks})",
+            [ntok, expr, *ids],
+        ).fetchall()
+        for path, snip in rows:
+            ids[path].snippet = _tidy(snip, self.config.search.snippet_chars)
+
+
+def _tidy(snippet: str, limit: int) -> str:
+    text = " ".join(snippet.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+class SubstringSearcher:
+    """The fallback: scans the notes themselves, bounded in bytes, chunk by chunk."""
+
+    name = "substring-fallback"
+
+    def __init__(self, vault: Vault, config: Config) -> None:
+        self.vault = vault
+        self.config = config
+        s = config.search
+        self._stopwords = frozenset(w.lower() for w in (*s.stopwords, *s.owner_names))
+
+    def search(self, req: SearchRequest) -> SearchOutcome:
+        chunks = parse_natural(req.query, self._stopwords)
+        needles: list[list[str]] = []
+        for c in chunks:
+            phrase = " ".join(c.tokens)
+            needles.append([phrase, *c.alternatives])
+        if not needles:
+            return SearchOutcome([], self.name)
+        budget = self.config.limits.fallback_max_bytes
+        weights = dict(self.config.search.folder_weights)
+        hits: list[Hit] = []
+        hidden = 0
+        for fs in self.vault.walk():
+            if req.folder and not fs.path.startswith(req.folder + "/"):
+                continue
+            if budget <= 0:
+                break
+            try:
+                _, raw, _ = self.vault.read_note(fs.path, max_bytes=min(budget, 1 << 20))
+            except HoardError:
+                continue
+            budget -= len(raw)
+            text = raw.decode("utf-8", errors="replace")
+            low = _fold_for_scan(text)
+            score = 0.0
+            first = -1
+            for alts in needles:
+                for needle in alts:
+                    pos = low.find(needle)
+                    if pos >= 0:
+                        score += 1.0 + min(low.count(needle), 10) * 0.1
+                        first = pos if first < 0 else min(first, pos)
+                        break
+            if score <= 0:
+                continue
+            if req.visible is not None and not req.visible(fs.path):
+                hidden += 1
+                continue
+            doc = parse_note(fs.path, raw, self.config.search.title_keys)
+            if any(alts[0] in _fold_for_scan(doc.title) for alts in needles):
+                score += 2.0
+            score *= rank_multiplier(fs.path, weights)
+            hits.append(
+                Hit(
+                    fs.path,
+                    doc.title,
+                    round(score, 6),
+                    _window(text, first, self.config.search.snippet_chars),
+                    folder_of(fs.path),
+                    None,
+                )
+            )
+        hits.sort(key=lambda h: (-h.score, h.path))
+        page = diversify(hits, self.config.search.folder_cap)[: req.limit]
+        return SearchOutcome(page, self.name, hidden=hidden)
+
+
+def _fold_for_scan(text: str) -> str:
+    """Lower-case, strip diacritics, keep offsets (one char in, one char out)."""
+    import unicodedata
+
+    low = text.lower()
+    if low.isascii():
+        return low
+    out = []
+    for ch in low:
+        if ch.isascii():
+            out.append(ch)
+        else:
+            base = unicodedata.normalize("NFKD", ch)[:1]
+            out.append(base if base.isascii() and base else ch)
+    return "".join(out)
+
+
+def _window(text: str, pos: int, width: int) -> str:
+    body_start = split_frontmatter(text).body_offset
+    if pos < body_start:
+        pos = body_start
+    start = max(body_start, pos - width // 3)
+    snippet = " ".join(text[start : start + width].split())
+    return ("…" if start > body_start else "") + snippet

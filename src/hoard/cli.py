@@ -1,0 +1,242 @@
+"""The ``hoard`` command: the vault owner's surface over the service façade.
+
+Human-readable output by default; ``--json`` prints the same structured objects as the MCP
+tools. Errors print ``hoard: CODE: message`` on stderr (with ``--json``, the SPEC error object
+on stdout) and exit 2; ``hoard check`` exits 1 when a note breaks the contract.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hoard import __version__
+from hoard.errors import HoardError
+from hoard.models import to_json
+from hoard.service import Hoard
+
+EXIT_OK = 0
+EXIT_VIOLATIONS = 1
+EXIT_ERROR = 2
+
+
+class Progress:
+    """A one-line progress bar on a terminal's stderr; silent elsewhere."""
+
+    def __init__(self, label: str, stream: Any = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total < 200:
+            return
+        width = 30
+        filled = int(width * done / total) if total else width
+        bar = "#" * filled + "-" * (width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
+        self.stream.flush()
+        self._shown = True
+
+    def finish(self) -> None:
+        if self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._shown = False
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--vault",
+        type=Path,
+        default=Path("."),
+        help="the vault folder (default: the current folder)",
+    )
+    p.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help="where index.db and ledger.db live (default: under $XDG_STATE_HOME)",
+    )
+    p.add_argument("--json", action="store_true", help="print structured JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hoard",
+        description="Search, read and keep a folder of Markdown notes.",
+    )
+    parser.add_argument("--version", action="version", version=f"hoard {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("search", help="ranked full-text search")
+    _common(p)
+    p.add_argument("query", help="what to look for")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--folder", default=None, help="only notes below this folder")
+    p.add_argument(
+        "--mode",
+        choices=("natural", "fts"),
+        default="natural",
+        help="natural: any text; fts: the FTS5 query grammar",
+    )
+
+    p = sub.add_parser("read", help="print a note (or a byte range of it)")
+    _common(p)
+    p.add_argument("path")
+    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--max-bytes", type=int, default=None)
+
+    p = sub.add_parser("list", help="list a folder of the vault (live, not the index)")
+    _common(p)
+    p.add_argument("path", nargs="?", default="")
+    p.add_argument("-r", "--recursive", action="store_true")
+    p.add_argument("--limit", type=int, default=500)
+
+    p = sub.add_parser("links", help="a note's outgoing links, backlinks and broken links")
+    _common(p)
+    p.add_argument("path")
+
+    p = sub.add_parser("index", help="bring the index up to date (or rebuild it)")
+    _common(p)
+    p.add_argument("--rebuild", action="store_true", help="build a fresh index and swap it in")
+
+    p = sub.add_parser("check", help="check every note against the frontmatter contract")
+    _common(p)
+    return parser
+
+
+def _open(args: argparse.Namespace) -> Hoard:
+    bar = Progress("indexing")
+    try:
+        return Hoard(args.vault, args.state_dir, progress=bar)
+    finally:
+        bar.finish()
+
+
+def _emit(args: argparse.Namespace, obj: Any, human: Callable[[Any], None]) -> None:
+    if args.json:
+        json.dump(to_json(obj), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        human(obj)
+
+
+def _print_search(r: Any) -> None:
+    if r.engine != "fts5":
+        print(f"(answered by {r.engine}: {r.error})", file=sys.stderr)
+    if not r.results:
+        print("no matches")
+    for i, h in enumerate(r.results, start=1):
+        print(f"{i:2}. {h.path}  —  {h.title}  ({h.score:.3f})")
+        if h.snippet:
+            print(f"    {h.snippet}")
+    if r.hidden_protected:
+        print(f"({r.hidden_protected} protected results hidden)")
+    for w in r.warnings:
+        print(f"note: {w['message']}: {w.get('corrections', '')}", file=sys.stderr)
+
+
+def _print_read(r: Any) -> None:
+    sys.stdout.write(r.content)
+    if r.truncated:
+        print(
+            f"\n[… {r.size - (r.next_offset or 0)} more bytes; --offset {r.next_offset}]",
+            file=sys.stderr,
+        )
+
+
+def _print_list(r: Any) -> None:
+    for e in r.entries:
+        suffix = "/" if e.kind == "folder" else ""
+        size = "" if e.kind == "folder" else f"{e.size:>9}"
+        print(f"{size:>9}  {e.path}{suffix}")
+    if r.truncated:
+        print("(truncated: raise --limit)", file=sys.stderr)
+
+
+def _print_links(r: Any) -> None:
+    print(f"{r.path}")
+    print(f"  outgoing ({len(r.outgoing)}):")
+    for o in r.outgoing:
+        where = o.resolved_path if not o.broken else "BROKEN"
+        print(f"    [[{o.target}]] -> {where}")
+    print(f"  backlinks ({len(r.backlinks)}):")
+    for b in r.backlinks:
+        print(f"    {b}")
+
+
+def _print_index(r: Any) -> None:
+    verb = "rebuilt" if r.rebuilt else "synced"
+    print(
+        f"{verb}: {r.notes} notes ({r.added} added, {r.updated} updated, {r.removed} removed,"
+        f" {r.failed} unreadable) in {r.elapsed_ms:.0f} ms"
+    )
+
+
+def _print_check(r: Any) -> None:
+    current = None
+    for v in r.violations:
+        if v.path != current:
+            current = v.path
+            print(v.path)
+        print(f"  {v.field}: {v.rule}: {v.message}")
+    for b in r.broken_links:
+        print(f"broken link: {b.path}:{b.line} -> [[{b.target}]]")
+    bad = len({v.path for v in r.violations})
+    print(
+        f"checked {r.checked} notes ({r.private_skipped} private skipped): "
+        f"{bad} with violations, {len(r.violations)} violations, "
+        f"{len(r.broken_links)} broken links"
+    )
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr, format="hoard: %(levelname)s: %(message)s"
+    )
+    try:
+        with _open(args) as hoard:
+            cmd = args.command
+            if cmd == "search":
+                _emit(
+                    args,
+                    hoard.search(args.query, args.limit, args.folder, args.mode),
+                    _print_search,
+                )
+            elif cmd == "read":
+                _emit(args, hoard.read(args.path, args.offset, args.max_bytes), _print_read)
+            elif cmd == "list":
+                _emit(args, hoard.list(args.path, args.recursive, args.limit), _print_list)
+            elif cmd == "links":
+                _emit(args, hoard.links(args.path), _print_links)
+            elif cmd == "index":
+                bar = Progress("rebuilding" if args.rebuild else "syncing")
+                try:
+                    result = hoard.reindex(args.rebuild, bar)
+                finally:
+                    bar.finish()
+                _emit(args, result, _print_index)
+            elif cmd == "check":
+                checked = hoard.check()
+                _emit(args, checked, _print_check)
+                return EXIT_VIOLATIONS if checked.violations else EXIT_OK
+    except HoardError as exc:
+        if getattr(args, "json", False):
+            json.dump(exc.to_object(), sys.stdout, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            print(f"hoard: {exc.code}: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def main() -> None:
+    sys.exit(run())

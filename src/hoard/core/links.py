@@ -1,0 +1,97 @@
+"""Wikilinks: extraction from Markdown and the keys they resolve by. Pure: no I/O.
+
+Forms: ``[[target]]``, ``[[target|alias]]``, ``[[target#heading]]``, ``![[embed]]``.
+Links inside fenced code blocks and inline code are not links.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_LINK = re.compile(r"(!?)\[\[([^\[\]\n]{1,500}?)\]\]")
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+@dataclass(frozen=True, slots=True)
+class WikiLink:
+    target: str
+    """As written, before ``#`` and ``|`` (``tech/hue-bridge``)."""
+    heading: str | None
+    alias: str | None
+    embed: bool
+    line: int
+    """1-based line number in the note's text."""
+
+
+def link_key(target: str) -> str:
+    """The normalised key a link resolves by: NFC, lower case, no ``.md``, no leading ``/``."""
+    key = unicodedata.normalize("NFC", target).strip().lower()
+    while key.startswith(("./", "/")):
+        key = key[2:] if key.startswith("./") else key[1:]
+    if key.endswith(".md"):
+        key = key[:-3]
+    return key
+
+
+def note_keys(path: str) -> tuple[str, str]:
+    """``(path_key, stem_key)`` of a note path: what links to it look like."""
+    pkey = link_key(path)
+    return pkey, pkey.rpartition("/")[2]
+
+
+def extract_links(text: str) -> list[WikiLink]:
+    out: list[WikiLink] = []
+    in_fence: str | None = None
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        fence = _FENCE.match(line)
+        if fence:
+            marker = fence.group(1)
+            if in_fence is None:
+                in_fence = marker
+            elif in_fence == marker:
+                in_fence = None
+            continue
+        if in_fence is not None or "[[" not in line:
+            continue
+        if "`" in line:
+            line = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)
+        for m in _LINK.finditer(line):
+            inner = m.group(2)
+            target, _, alias = inner.partition("|")
+            target, _, heading = target.partition("#")
+            target = target.strip()
+            if not target:  # [[#heading]] points into the same note
+                continue
+            out.append(
+                WikiLink(
+                    target=target,
+                    heading=heading.strip() or None,
+                    alias=alias.strip() or None,
+                    embed=m.group(1) == "!",
+                    line=lineno,
+                )
+            )
+    return out
+
+
+def pick_target(
+    key: str, src_folder: str, path_hits: list[str], stem_hits: list[str]
+) -> str | None:
+    """Resolve one link key to a note path, given the notes whose path key equals it (or
+    equals it relative to the linking note's folder) and those whose stem key equals its
+    last component. A path match wins; among stem matches the linking note's own folder
+    wins, then the shortest path, then the alphabetically first."""
+    if path_hits:
+        return sorted(path_hits, key=lambda p: (len(p), p))[0]
+    if "/" in key:
+        suffix = "/" + key
+        tail = [p for p in stem_hits if link_key(p).endswith(suffix)]
+        if not tail:
+            return None
+        stem_hits = tail
+    if not stem_hits:
+        return None
+    return sorted(stem_hits, key=lambda p: (p.rpartition("/")[0] != src_folder, len(p), p))[0]

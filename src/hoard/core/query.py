@@ -1,0 +1,97 @@
+"""Translating a person's query text into a safe FTS5 expression. Pure: no I/O.
+
+Natural mode never produces a syntax error: the text is cut into chunks at white space, each
+chunk keeps only its letter/digit runs, and every chunk becomes a quoted phrase (so ``e-mail``
+is the phrase ``"e mail"``, ``C++`` is ``"c"``, ``AND`` is the word "and"). Chunks that are
+stopwords are dropped unless nothing else is left. Each chunk's alternatives (prefix form for
+terms of ``prefix_min_length``+ characters, Danish fold variants, typo corrections) are
+OR-ed inside its group, and the groups are OR-ed: BM25 ranks notes that match more groups
+higher.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from hoard.core.fold import fold_variants
+
+_WORD = re.compile(r"[^\W_]+")
+MAX_QUERY_CHUNKS = 32
+MAX_TERM_CHARS = 64
+
+
+@dataclass(slots=True)
+class Chunk:
+    tokens: list[str]
+    """Lower-cased letter/digit runs of one white-space chunk."""
+    alternatives: list[str] = field(default_factory=list)
+    """Extra single-token spellings (fold variants) for this chunk."""
+
+    @property
+    def single(self) -> str | None:
+        return self.tokens[0] if len(self.tokens) == 1 else None
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace('"', '""') + '"'
+
+
+def parse_natural(text: str, stopwords: frozenset[str]) -> list[Chunk]:
+    """Cut query text into chunks. Never fails; may return ``[]``."""
+    text = unicodedata.normalize("NFC", text or "")
+    chunks: list[Chunk] = []
+    for raw in text.split():
+        tokens = [t.lower()[:MAX_TERM_CHARS] for t in _WORD.findall(raw)]
+        if not tokens:
+            continue
+        chunk = Chunk(tokens)
+        if len(tokens) == 1:
+            chunk.alternatives = fold_variants(tokens[0])
+        chunks.append(chunk)
+        if len(chunks) >= MAX_QUERY_CHUNKS:
+            break
+    kept = [c for c in chunks if " ".join(c.tokens) not in stopwords]
+    return kept or chunks
+
+
+def is_prefix_eligible(term: str, min_length: int) -> bool:
+    return len(term) >= min_length and not term.isdigit()
+
+
+def build_expression(
+    chunks: Sequence[Chunk],
+    prefix_min_length: int,
+    extra: Mapping[int, Sequence[str]] | None = None,
+) -> str:
+    """OR of one group per chunk. ``extra`` maps a chunk index to more alternatives (typo
+    corrections); those are matched exactly, not as prefixes."""
+    groups: list[str] = []
+    for i, chunk in enumerate(chunks):
+        alts: list[str] = [_quote(" ".join(chunk.tokens))]
+        single = chunk.single
+        if single is not None and is_prefix_eligible(single, prefix_min_length):
+            alts.append(_quote(single) + "*")
+        for alt in chunk.alternatives:
+            alts.append(_quote(alt))
+            if is_prefix_eligible(alt, prefix_min_length):
+                alts.append(_quote(alt) + "*")
+        if extra:
+            alts.extend(_quote(x) for x in extra.get(i, ()))
+        groups.append(alts[0] if len(alts) == 1 else "(" + " OR ".join(alts) + ")")
+    return " OR ".join(groups)
+
+
+def max_edits(term: str, min_length: int, two_edits_length: int) -> int:
+    """Typo budget scaled to length: none below ``min_length``, one, two from
+    ``two_edits_length``. Numbers never get typo tolerance."""
+    if term.isdigit() or any(ch.isdigit() for ch in term):
+        return 0
+    n = len(term)
+    if n >= two_edits_length:
+        return 2
+    if n >= min_length:
+        return 1
+    return 0

@@ -1,0 +1,371 @@
+"""The service façade: every use-case of hoard, and (from the write issue on) the only write
+path. Surfaces (CLI, MCP tools, HTTP) call this and nothing below it.
+
+One :class:`Hoard` per vault and process. It is thread-safe: the MCP SDK runs plain tools in
+worker threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hoard.adapters.graph import backlinks, broken_links, outgoing
+from hoard.adapters.index import Index, ProgressFn, jsonable
+from hoard.adapters.search import (
+    Fts5Searcher,
+    SearchOutcome,
+    SearchRequest,
+    SubstringSearcher,
+)
+from hoard.adapters.vault import Vault
+from hoard.adapters.watcher import Watcher
+from hoard.config import Config, load_config
+from hoard.core.contract import check_contract
+from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
+from hoard.core.globs import matches_any
+from hoard.core.note import revision_of
+from hoard.core.paths import normalize_note_path, normalize_rel_path
+from hoard.errors import HoardError, InvalidArgument, NotFound, TooLarge
+from hoard.models import (
+    BrokenLink,
+    CheckResult,
+    CheckViolation,
+    IndexResult,
+    LinksResult,
+    ListEntry,
+    ListResult,
+    OutgoingLink,
+    ReadResult,
+    SearchHit,
+    SearchResult,
+)
+
+log = logging.getLogger("hoard")
+
+MODES = ("natural", "fts")
+RERANK_CHOICES = ("auto", "on", "off")
+MAX_LIMIT = 100
+READ_HARD_CAP = 256 * 1024 * 1024
+STAT_WALK_INTERVAL_S = 1.0
+
+
+def default_state_dir(vault: Path) -> Path:
+    """One state folder per vault under the XDG state dir, outside the vault."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    real = vault.resolve()
+    digest = hashlib.sha256(str(real).encode()).hexdigest()[:12]
+    return Path(base) / "hoard" / f"{real.name or 'vault'}-{digest}"
+
+
+class Hoard:
+    """A vault, its index and everything hoard does with them."""
+
+    def __init__(
+        self,
+        vault: Path,
+        state_dir: Path | None = None,
+        config: Config | None = None,
+        *,
+        watch: bool = False,
+        progress: ProgressFn | None = None,
+    ) -> None:
+        self.config = config if config is not None else load_config(vault)
+        self.vault = Vault(vault, self.config)
+        self.state_dir = (state_dir or default_state_dir(self.vault.root)).resolve()
+        if self.state_dir == self.vault.root or self.state_dir.is_relative_to(self.vault.root):
+            raise InvalidArgument(
+                "the state folder must be outside the vault", state_dir=str(self.state_dir)
+            )
+        self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.index = Index(self.state_dir / "index.db", self.vault, self.config)
+        self.searcher = Fts5Searcher(self.index, self.config)
+        self.fallback = SubstringSearcher(self.vault, self.config)
+        self._startup = self.index.open_checked(progress)
+        self._last_walk = time.monotonic()
+        self._repair_lock = threading.Lock()
+        self._repairing = False
+        self.watcher: Watcher | None = None
+        if watch:
+            self.watcher = Watcher(self.vault.root, self.index)
+            self.watcher.start()
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.index.close()
+
+    def __enter__(self) -> Hoard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- freshness --------------------------------------------------------------------------
+
+    def ensure_fresh(self) -> None:
+        """Before a read of the index: with the watcher running, nothing to do (it applies
+        changes as they happen); without it, a stat walk at most once a second."""
+        if self.watcher is not None and self.watcher.running:
+            return
+        now = time.monotonic()
+        if now - self._last_walk >= STAT_WALK_INTERVAL_S:
+            self._last_walk = now
+            self.index.sync()
+
+    # -- search -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        folder: str | None = None,
+        mode: str = "natural",
+        rerank: str = "auto",
+        visible: Callable[[str], bool] | None = None,
+    ) -> SearchResult:
+        t0 = time.perf_counter()
+        if not isinstance(query, str):
+            raise InvalidArgument("query must be a string")
+        if mode not in MODES:
+            raise InvalidArgument(f"mode must be one of {', '.join(MODES)}", mode=mode)
+        if rerank not in RERANK_CHOICES:
+            raise InvalidArgument(
+                f"rerank must be one of {', '.join(RERANK_CHOICES)}", rerank=rerank
+            )
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+        folder_rel = normalize_rel_path(folder, allow_root=True) if folder else None
+        req = SearchRequest(query, limit, folder_rel or None, mode, visible)
+        error: str | None = None
+        try:
+            self.ensure_fresh()
+            outcome = self.searcher.search(req)
+        except HoardError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            error = f"index unusable ({type(exc).__name__}: {exc}); answered by a substring scan"
+            log.warning("search fell back to a substring scan: %s", exc)
+            self._schedule_repair()
+            outcome = self._fallback(req)
+        hits = [
+            SearchHit(h.path, h.title, h.score, h.snippet, h.folder, h.frontmatter)
+            for h in outcome.hits
+        ]
+        contested = len(hits) >= 2 and hits[1].score >= 0.9 * hits[0].score
+        warnings: list[dict[str, Any]] = []
+        if outcome.corrections:
+            warnings.append(
+                {
+                    "kind": "typo_corrections",
+                    "message": "some words had no match; close spellings were searched too "
+                    "(their hits rank below exact matches)",
+                    "corrections": outcome.corrections,
+                }
+            )
+        return SearchResult(
+            query=query,
+            engine=outcome.engine,
+            error=error or outcome.error,
+            contested=contested,
+            reranked=False,
+            hidden_protected=outcome.hidden,
+            took_ms=round((time.perf_counter() - t0) * 1000, 3),
+            results=hits,
+            warnings=warnings,
+        )
+
+    def _fallback(self, req: SearchRequest) -> SearchOutcome:
+        if req.mode == "fts":
+            # The FTS5 grammar has no substring meaning; scan for its words instead.
+            req = SearchRequest(
+                req.query.replace('"', " "), req.limit, req.folder, "natural", req.visible
+            )
+        return self.fallback.search(req)
+
+    def _schedule_repair(self) -> None:
+        """Check and rebuild a failing index in the background, once at a time."""
+        with self._repair_lock:
+            if self._repairing:
+                return
+            self._repairing = True
+
+        def repair() -> None:
+            try:
+                problem = self.index.check()
+                if problem is not None:
+                    log.warning("rebuilding the index: %s", problem)
+                    self.index.rebuild()
+            except Exception as exc:
+                log.error("index repair failed: %s", exc)
+            finally:
+                with self._repair_lock:
+                    self._repairing = False
+
+        threading.Thread(target=repair, name="hoard-repair", daemon=True).start()
+
+    # -- read, list, links --------------------------------------------------------------------
+
+    def read(self, path: str, offset: int = 0, max_bytes: int | None = None) -> ReadResult:
+        ceiling = self.config.limits.read_max_bytes
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidArgument("offset must be a whole number of bytes, 0 or more")
+        if max_bytes is None:
+            max_bytes = ceiling
+        elif isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+            raise InvalidArgument("max_bytes must be a whole number of bytes, 1 or more")
+        max_bytes = min(max_bytes, ceiling)
+        rel, raw, size = self.vault.read_note(path, max_bytes=READ_HARD_CAP + 1)
+        if size > READ_HARD_CAP:
+            raise TooLarge(
+                f"{rel!r} is {size} bytes; hoard reads notes up to {READ_HARD_CAP}",
+                path=rel,
+                size=size,
+            )
+        size = len(raw)
+        if offset > size:
+            raise InvalidArgument(f"offset {offset} is past the end ({size} bytes)", size=size)
+        if offset < size and _is_continuation(raw[offset]):
+            raise InvalidArgument(f"offset {offset} is inside a UTF-8 character")
+        end = min(size, offset + max_bytes)
+        while end < size and end > offset and _is_continuation(raw[end]):
+            end -= 1
+        if end == offset and offset < size:
+            raise InvalidArgument("max_bytes is smaller than one character here")
+        warnings: list[dict[str, Any]] = []
+        try:
+            content = raw[offset:end].decode("utf-8")
+        except UnicodeDecodeError:
+            content = raw[offset:end].decode("utf-8", errors="replace")
+            warnings.append(
+                {
+                    "kind": "encoding",
+                    "message": "the note is not valid UTF-8; bad bytes are shown as U+FFFD",
+                }
+            )
+        frontmatter = self._frontmatter_of(raw)
+        return ReadResult(
+            path=rel,
+            revision=revision_of(raw),
+            size=size,
+            content=content,
+            offset=offset,
+            next_offset=end if end < size else None,
+            truncated=end < size,
+            frontmatter=frontmatter,
+            warnings=warnings,
+        )
+
+    @staticmethod
+    def _frontmatter_of(raw: bytes) -> dict[str, Any] | None:
+        split = split_frontmatter(raw[: 128 * 1024].decode("utf-8", errors="replace"))
+        if not split.has_block:
+            return None
+        parsed = parse_yaml_block(split.yaml_text)
+        if parsed.data is None:
+            return None
+        out = jsonable(parsed.data)
+        return out if isinstance(out, dict) else None
+
+    def list(self, path: str = "", recursive: bool = False, limit: int = 500) -> ListResult:
+        cap = self.config.limits.list_max_entries
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= cap:
+            raise InvalidArgument(f"limit must be a whole number from 1 to {cap}")
+        rel, entries, truncated = self.vault.list_dir(path or "", recursive, limit)
+        return ListResult(
+            path=rel,
+            entries=[ListEntry(e.path, e.kind, e.size, _iso(e.mtime)) for e in entries],
+            truncated=truncated,
+        )
+
+    def links(self, path: str) -> LinksResult:
+        rel = normalize_note_path(path)
+        self.index.refresh_paths([rel])
+        conn = self.index.reader()
+        row = conn.execute("SELECT id FROM notes WHERE path = ?", (rel,)).fetchone()
+        if row is None:
+            raise NotFound(f"no note at {rel!r}", path=rel)
+        out = outgoing(conn, row[0], rel)
+        broken: list[str] = []
+        for o in out:
+            if o.broken and o.target not in broken:
+                broken.append(o.target)
+        return LinksResult(
+            path=rel,
+            outgoing=[
+                OutgoingLink(
+                    o.target, o.resolved_path, o.broken, o.heading, o.alias, o.embed, o.line
+                )
+                for o in out
+            ],
+            backlinks=backlinks(conn, rel),
+            broken=broken,
+        )
+
+    # -- maintenance ----------------------------------------------------------------------------
+
+    def is_private(self, path: str) -> bool:
+        return matches_any(path, self.config.private)
+
+    def check(self) -> CheckResult:
+        """Every non-private note against the contract, plus every broken link."""
+        violations: list[CheckViolation] = []
+        checked = skipped = 0
+        for fs in sorted(self.vault.walk(), key=lambda f: f.path):
+            if self.is_private(fs.path):
+                skipped += 1
+                continue
+            checked += 1
+            try:
+                _, raw = self.vault.read_full(fs.path, self.config.limits.note_max_bytes)
+            except HoardError as exc:
+                violations.append(CheckViolation(fs.path, "file", exc.code, exc.message))
+                continue
+            for v in check_contract(raw, self.config.contract):
+                violations.append(CheckViolation(fs.path, v.field, v.rule, v.message))
+        self.ensure_fresh()
+        broken = [BrokenLink(p, t, ln) for p, t, ln in broken_links(self.index.reader())]
+        return CheckResult(checked, violations, broken, skipped)
+
+    def reindex(self, rebuild: bool = False, progress: ProgressFn | None = None) -> IndexResult:
+        report = self.index.rebuild(progress) if rebuild else self.index.sync(progress)
+        self._last_walk = time.monotonic()
+        return IndexResult(
+            notes=self.index.note_count(),
+            added=report.added,
+            updated=report.updated,
+            removed=report.removed,
+            failed=report.failed,
+            rebuilt=rebuild,
+            elapsed_ms=round(report.elapsed_ms, 1),
+        )
+
+    @property
+    def startup_report(self) -> IndexResult:
+        r = self._startup
+        return IndexResult(
+            self.index.note_count(),
+            r.added,
+            r.updated,
+            r.removed,
+            r.failed,
+            self.index.last_problem is not None,
+            round(r.elapsed_ms, 1),
+            self.index.last_problem,
+        )
+
+
+def _is_continuation(byte: int) -> bool:
+    return 0x80 <= byte < 0xC0
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
