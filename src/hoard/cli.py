@@ -16,9 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from hoard import __version__
+from hoard.cli_admin import grant_command, serve_command, token_command
+from hoard.core.policy import SCOPES, WRITE_MODES
 from hoard.errors import HoardError
 from hoard.models import to_json
 from hoard.service import Hoard
+from hoard.surfaces.http import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
@@ -109,6 +112,61 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="check every note against the frontmatter contract")
     _common(p)
+
+    p = sub.add_parser("serve", help="run the MCP server (stdio, or Streamable HTTP)")
+    _common(p)
+    transport = p.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="serve over stdio (default)")
+    transport.add_argument(
+        "--http",
+        nargs="?",
+        const=f"{DEFAULT_HOST}:{DEFAULT_PORT}",
+        default=None,
+        metavar="HOST:PORT",
+        help=f"serve Streamable HTTP at /mcp (default {DEFAULT_HOST}:{DEFAULT_PORT})",
+    )
+    p.add_argument("--tokens", type=Path, default=None, help="the tokens file")
+    p.add_argument(
+        "--as",
+        dest="as_name",
+        default=None,
+        help="over stdio: act as this caller from the tokens file",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse every HTTP request (503) while the tokens file is missing, "
+        "unreadable, malformed, a symlink or writable by others",
+    )
+    p.add_argument(
+        "--allow-remote", action="store_true", help="allow binding a non-loopback address"
+    )
+    p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
+
+    p = sub.add_parser("token", help="manage the callers allowed over HTTP")
+    tsub = p.add_subparsers(dest="token_command", required=True, metavar="ACTION")
+    t = tsub.add_parser("add", help="create a caller and print its token once")
+    t.add_argument("name")
+    t.add_argument("--scopes", default="read", help="comma-separated: " + ",".join(SCOPES))
+    t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
+    t.add_argument("--tokens", type=Path, default=None)
+    t.add_argument("--json", action="store_true")
+    t = tsub.add_parser("list", help="list callers (never their tokens)")
+    t.add_argument("--tokens", type=Path, default=None)
+    t.add_argument("--json", action="store_true")
+    t = tsub.add_parser("revoke", help="remove a caller; effective on its next request")
+    t.add_argument("name")
+    t.add_argument("--tokens", type=Path, default=None)
+    t.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("grant", help="let a caller see protected notes for a while")
+    _common(p)
+    p.add_argument("caller", nargs="?")
+    p.add_argument("glob", nargs="?")
+    p.add_argument("--minutes", type=float, default=30.0)
+    p.add_argument("--list", action="store_true", help="active grants and pending requests")
+    p.add_argument("--revoke", metavar="GRANT_ID", help="end a grant now")
+    p.add_argument("--approve", metavar="REQUEST_ID", help="approve an access request")
     return parser
 
 
@@ -203,8 +261,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         level=logging.WARNING, stream=sys.stderr, format="hoard: %(levelname)s: %(message)s"
     )
     try:
+        if args.command == "token":
+            return token_command(args)
+        if args.command == "serve":
+            return serve_command(args)
         with _open(args) as hoard:
             cmd = args.command
+            if cmd == "grant":
+                return grant_command(args, hoard)
             if cmd == "search":
                 _emit(
                     args,

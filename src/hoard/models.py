@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(slots=True)
+@dataclass
 class SearchHit:
     path: str
     title: str
@@ -22,7 +22,7 @@ class SearchHit:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class SearchResult:
     query: str
     engine: str
@@ -35,7 +35,7 @@ class SearchResult:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class ReadResult:
     path: str
     revision: str
@@ -48,7 +48,7 @@ class ReadResult:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class ListEntry:
     path: str
     kind: str
@@ -56,14 +56,14 @@ class ListEntry:
     mtime: str
 
 
-@dataclass(slots=True)
+@dataclass
 class ListResult:
     path: str
     entries: list[ListEntry]
     truncated: bool
 
 
-@dataclass(slots=True)
+@dataclass
 class OutgoingLink:
     target: str
     resolved_path: str | None
@@ -74,7 +74,7 @@ class OutgoingLink:
     line: int = 0
 
 
-@dataclass(slots=True)
+@dataclass
 class LinksResult:
     path: str
     outgoing: list[OutgoingLink]
@@ -82,7 +82,7 @@ class LinksResult:
     broken: list[str]
 
 
-@dataclass(slots=True)
+@dataclass
 class CheckViolation:
     path: str
     field: str
@@ -90,14 +90,14 @@ class CheckViolation:
     message: str
 
 
-@dataclass(slots=True)
+@dataclass
 class BrokenLink:
     path: str
     target: str
     line: int
 
 
-@dataclass(slots=True)
+@dataclass
 class CheckResult:
     checked: int
     violations: list[CheckViolation]
@@ -105,7 +105,7 @@ class CheckResult:
     private_skipped: int
 
 
-@dataclass(slots=True)
+@dataclass
 class IndexResult:
     notes: int
     added: int
@@ -115,6 +115,26 @@ class IndexResult:
     rebuilt: bool
     elapsed_ms: float
     reason: str | None = None
+
+
+@dataclass
+class PolicyResult:
+    caller: str
+    scopes: list[str]
+    write_mode: str
+    private: list[str]
+    protected: list[str]
+    grants: list[dict[str, Any]]
+    notes: list[str]
+
+
+@dataclass
+class AccessRequestResult:
+    request_id: str
+    status: str
+    glob: str
+    reason: str
+    message: str
 
 
 def to_json(obj: Any) -> Any:

@@ -20,6 +20,7 @@ from typing import Any
 
 from hoard.adapters.graph import backlinks, broken_links, outgoing
 from hoard.adapters.index import Index, ProgressFn, jsonable
+from hoard.adapters.ledger import AccessRequest, Ledger
 from hoard.adapters.search import (
     Fts5Searcher,
     SearchOutcome,
@@ -34,7 +35,8 @@ from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.core.globs import matches_any
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path, normalize_rel_path
-from hoard.errors import HoardError, InvalidArgument, NotFound, TooLarge
+from hoard.core.policy import IDENTITY_NOTE, OWNER, Caller, is_protected, may_see
+from hoard.errors import Forbidden, HoardError, InvalidArgument, NotFound, Protected, TooLarge
 from hoard.models import (
     BrokenLink,
     CheckResult,
@@ -44,6 +46,7 @@ from hoard.models import (
     ListEntry,
     ListResult,
     OutgoingLink,
+    PolicyResult,
     ReadResult,
     SearchHit,
     SearchResult,
@@ -86,6 +89,7 @@ class Hoard:
                 "the state folder must be outside the vault", state_dir=str(self.state_dir)
             )
         self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.ledger = Ledger(self.state_dir / "ledger.db")
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
         self.searcher = Fts5Searcher(self.index, self.config)
         self.fallback = SubstringSearcher(self.vault, self.config)
@@ -102,6 +106,7 @@ class Hoard:
         if self.watcher is not None:
             self.watcher.stop()
         self.index.close()
+        self.ledger.close()
 
     def __enter__(self) -> Hoard:
         return self
@@ -121,6 +126,69 @@ class Hoard:
             self._last_walk = now
             self.index.sync()
 
+    # -- access -----------------------------------------------------------------------------
+
+    def _require(self, caller: Caller, scope: str) -> None:
+        if not caller.has(scope):
+            raise Forbidden(
+                f"caller {caller.name!r} lacks the {scope!r} scope",
+                scope=scope,
+                caller=caller.name,
+            )
+
+    def visibility(self, caller: Caller) -> Callable[[str], bool] | None:
+        """A predicate for what ``caller`` may see, or ``None`` when it sees everything."""
+        protected = self.config.protected
+        if not protected or caller.owner:
+            return None
+        grants = [g for g in self.ledger.active_grants() if g.caller == caller.name]
+        now = time.time()
+        return lambda path: may_see(path, caller, protected, grants, now)
+
+    def _check_visible(self, path: str, caller: Caller) -> None:
+        if caller.owner or not is_protected(path, self.config.protected):
+            return
+        seen = self.visibility(caller)
+        if seen is not None and not seen(path):
+            raise Protected(
+                f"{path!r} is protected; ask the owner for a grant (vault_request_access)",
+                path=path,
+            )
+
+    def request_access(self, glob: str, reason: str, caller: Caller) -> AccessRequest:
+        self._require(caller, "read")
+        if not isinstance(glob, str) or not isinstance(reason, str):
+            raise InvalidArgument("glob and reason must be strings")
+        return self.ledger.request_access(caller.name, glob, reason)
+
+    def policy(self, caller: Caller) -> PolicyResult:
+        grants = [
+            {"grant_id": g.grant_id, "glob": g.glob, "expires_at": _iso(g.expires_at)}
+            for g in self.ledger.active_grants()
+            if g.caller == caller.name
+        ]
+        notes = [IDENTITY_NOTE]
+        if caller.write_mode == "propose":
+            notes.append("Your writes become proposals that a person confirms.")
+        if self.config.protected:
+            notes.append(
+                "Protected notes are invisible without a grant; ask with "
+                "vault_request_access(glob, reason)."
+            )
+        notes.append(
+            "Private notes can be read (with 'read') but never overwritten or "
+            "archived through the server."
+        )
+        return PolicyResult(
+            caller=caller.name,
+            scopes=sorted(caller.scopes),
+            write_mode=caller.write_mode,
+            private=list(self.config.private),
+            protected=list(self.config.protected),
+            grants=grants,
+            notes=notes,
+        )
+
     # -- search -----------------------------------------------------------------------------
 
     def search(
@@ -131,8 +199,14 @@ class Hoard:
         mode: str = "natural",
         rerank: str = "auto",
         visible: Callable[[str], bool] | None = None,
+        caller: Caller = OWNER,
     ) -> SearchResult:
         t0 = time.perf_counter()
+        self._require(caller, "read")
+        allowed = self.visibility(caller)
+        if allowed is not None:
+            extra = visible
+            visible = allowed if extra is None else (lambda p: allowed(p) and extra(p))
         if not isinstance(query, str):
             raise InvalidArgument("query must be a string")
         if mode not in MODES:
@@ -214,7 +288,11 @@ class Hoard:
 
     # -- read, list, links --------------------------------------------------------------------
 
-    def read(self, path: str, offset: int = 0, max_bytes: int | None = None) -> ReadResult:
+    def read(
+        self, path: str, offset: int = 0, max_bytes: int | None = None, caller: Caller = OWNER
+    ) -> ReadResult:
+        self._require(caller, "read")
+        self._check_visible(normalize_note_path(path), caller)
         ceiling = self.config.limits.read_max_bytes
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidArgument("offset must be a whole number of bytes, 0 or more")
@@ -275,19 +353,30 @@ class Hoard:
         out = jsonable(parsed.data)
         return out if isinstance(out, dict) else None
 
-    def list(self, path: str = "", recursive: bool = False, limit: int = 500) -> ListResult:
+    def list(
+        self, path: str = "", recursive: bool = False, limit: int = 500, caller: Caller = OWNER
+    ) -> ListResult:
+        self._require(caller, "read")
         cap = self.config.limits.list_max_entries
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= cap:
             raise InvalidArgument(f"limit must be a whole number from 1 to {cap}")
+        seen = self.visibility(caller)
+        if seen is not None and path and not seen(normalize_rel_path(path) + "/"):
+            raise Protected(f"{path!r} is protected", path=path)
         rel, entries, truncated = self.vault.list_dir(path or "", recursive, limit)
+        if seen is not None:
+            entries = [e for e in entries if seen(e.path + "/" if e.kind == "folder" else e.path)]
         return ListResult(
             path=rel,
             entries=[ListEntry(e.path, e.kind, e.size, _iso(e.mtime)) for e in entries],
             truncated=truncated,
         )
 
-    def links(self, path: str) -> LinksResult:
+    def links(self, path: str, caller: Caller = OWNER) -> LinksResult:
+        self._require(caller, "read")
         rel = normalize_note_path(path)
+        self._check_visible(rel, caller)
+        seen = self.visibility(caller)
         self.index.refresh_paths([rel])
         conn = self.index.reader()
         row = conn.execute("SELECT id FROM notes WHERE path = ?", (rel,)).fetchone()
@@ -298,15 +387,28 @@ class Hoard:
         for o in out:
             if o.broken and o.target not in broken:
                 broken.append(o.target)
+        back = backlinks(conn, rel)
+        if seen is not None:
+            back = [b for b in back if seen(b)]
+
+        def shown(target: str | None) -> str | None:
+            return target if seen is None or target is None or seen(target) else None
+
         return LinksResult(
             path=rel,
             outgoing=[
                 OutgoingLink(
-                    o.target, o.resolved_path, o.broken, o.heading, o.alias, o.embed, o.line
+                    o.target,
+                    shown(o.resolved_path),
+                    o.broken,
+                    o.heading,
+                    o.alias,
+                    o.embed,
+                    o.line,
                 )
                 for o in out
             ],
-            backlinks=backlinks(conn, rel),
+            backlinks=back,
             broken=broken,
         )
 

@@ -1,0 +1,206 @@
+"""The ledger, ``ledger.db``: durable, never rebuilt, append-only where history matters.
+
+Schema changes are numbered migrations applied in order inside one transaction each
+(``PRAGMA user_version`` records how far a file has come); a ledger from a newer hoard is
+refused rather than guessed at. This module holds the connection discipline and the
+grant/access-request records; later layers add their tables as new migrations.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from hoard.core.policy import Grant
+from hoard.errors import InvalidArgument, IoError, NotFound
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: grants and access requests
+    """
+    CREATE TABLE grants(
+      grant_id TEXT PRIMARY KEY,
+      caller TEXT NOT NULL,
+      glob TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      expires_at REAL NOT NULL,
+      revoked_at REAL,
+      request_id TEXT
+    );
+    CREATE INDEX grants_caller ON grants(caller);
+    CREATE TABLE access_requests(
+      request_id TEXT PRIMARY KEY,
+      caller TEXT NOT NULL,
+      glob TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      decided_at REAL,
+      decision TEXT
+    );
+    """,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AccessRequest:
+    request_id: str
+    caller: str
+    glob: str
+    reason: str
+    created_at: float
+    decision: str | None
+
+
+def new_id(n: int = 8) -> str:
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(n))
+
+
+class Ledger:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(
+            path, timeout=10.0, check_same_thread=False, isolation_level=None
+        )
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+        self._grants_cache: tuple[float, list[Grant]] | None = None
+
+    def _migrate(self) -> None:
+        with self._lock:
+            version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+            if version > len(MIGRATIONS):
+                raise IoError(
+                    f"{self.path} was written by a newer hoard (schema {version}; this one "
+                    f"knows {len(MIGRATIONS)}); refusing to touch it"
+                )
+            for number in range(version, len(MIGRATIONS)):
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for stmt in _statements(MIGRATIONS[number]):
+                        self._conn.execute(stmt)
+                    self._conn.execute(f"PRAGMA user_version = {number + 1}")
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- grants ------------------------------------------------------------------------------
+
+    def add_grant(
+        self, caller: str, glob: str, minutes: float, request_id: str | None = None
+    ) -> Grant:
+        if not caller or not glob.strip():
+            raise InvalidArgument("a grant needs a caller and a glob")
+        if not 0 < minutes <= 7 * 24 * 60:
+            raise InvalidArgument("--minutes must be between 0 and 10080 (one week)")
+        now = time.time()
+        grant = Grant(new_id(), caller, glob.strip(), now + minutes * 60)
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO grants(grant_id, caller, glob, created_at, expires_at, request_id) "
+                "VALUES(?,?,?,?,?,?)",
+                (grant.grant_id, caller, grant.glob, now, grant.expires_at, request_id),
+            )
+        self._grants_cache = None
+        return grant
+
+    def revoke_grant(self, grant_id: str) -> None:
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE grants SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL",
+                (time.time(), grant_id),
+            )
+            if cur.rowcount == 0:
+                raise NotFound(f"no active grant {grant_id!r}", grant_id=grant_id)
+        self._grants_cache = None
+
+    def active_grants(self, now: float | None = None) -> list[Grant]:
+        """Unexpired, unrevoked grants; cached for a second (grants are minutes long)."""
+        now = time.time() if now is None else now
+        cached = self._grants_cache
+        if cached is not None and now - cached[0] < 1.0:
+            return [g for g in cached[1] if g.expires_at > now]
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT grant_id, caller, glob, expires_at FROM grants "
+                "WHERE revoked_at IS NULL AND expires_at > ? ORDER BY expires_at",
+                (now,),
+            ).fetchall()
+        grants = [Grant(*r) for r in rows]
+        self._grants_cache = (now, grants)
+        return grants
+
+    # -- access requests ------------------------------------------------------------------------
+
+    def request_access(self, caller: str, glob: str, reason: str) -> AccessRequest:
+        if not glob.strip():
+            raise InvalidArgument("glob must not be empty")
+        if not reason.strip():
+            raise InvalidArgument("say why you need access (reason)")
+        req = AccessRequest(
+            new_id(), caller, glob.strip(), reason.strip()[:2000], time.time(), None
+        )
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO access_requests(request_id, caller, glob, reason, created_at) "
+                "VALUES(?,?,?,?,?)",
+                (req.request_id, req.caller, req.glob, req.reason, req.created_at),
+            )
+        return req
+
+    def pending_requests(self) -> list[AccessRequest]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT request_id, caller, glob, reason, created_at, decision "
+                "FROM access_requests WHERE decision IS NULL ORDER BY created_at"
+            ).fetchall()
+        return [AccessRequest(*r) for r in rows]
+
+    def approve_request(self, request_id: str, minutes: float) -> Grant:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT caller, glob, decision FROM access_requests WHERE request_id = ?",
+                (request_id,),
+            ).fetchone()
+            if row is None or row[2] is not None:
+                raise NotFound(f"no pending access request {request_id!r}", request_id=request_id)
+            grant = self.add_grant(row[0], row[1], minutes, request_id=request_id)
+            with self.transaction() as conn:
+                conn.execute(
+                    "UPDATE access_requests SET decided_at = ?, decision = 'approved' "
+                    "WHERE request_id = ?",
+                    (time.time(), request_id),
+                )
+        return grant
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,250 @@
+"""The tokens file: who may call hoard over HTTP, stored as digests only.
+
+Format (JSON, owner-only permissions, outside the vault)::
+
+    {"version": 1, "callers": [
+      {"name": "claude", "sha256": "<hex>", "scopes": ["read", "write"], "write_mode": "propose"}
+    ]}
+
+The file is re-read whenever its (inode, size, mtime) changes, so ``hoard token revoke``
+takes effect on the next request. Verification hashes the presented token and compares it
+with *every* stored digest in constant time. In strict mode any doubt about the file
+(missing, unreadable, malformed, a symlink, writable by group or others) makes
+:meth:`TokenStore.status` report a problem, and the HTTP layer answers 503 to everything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import stat
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hoard.core.policy import SCOPES, WRITE_MODES, Caller, parse_scopes
+from hoard.errors import Exists, InvalidArgument, IoError, NotFound
+
+log = logging.getLogger("hoard.tokens")
+
+TOKEN_PREFIX = "hoard_"
+
+
+def default_tokens_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "hoard" / "tokens.json"
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEntry:
+    name: str
+    sha256: str
+    scopes: tuple[str, ...]
+    write_mode: str
+
+    def caller(self) -> Caller:
+        return Caller(self.name, frozenset(self.scopes), self.write_mode)
+
+
+class TokenFileError(Exception):
+    """Why the tokens file cannot be trusted (strict mode turns this into 503)."""
+
+
+def _parse(raw: bytes) -> list[TokenEntry]:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TokenFileError(f"not valid JSON: {exc}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("callers"), list):
+        raise TokenFileError('expected an object with a "callers" list')
+    out: list[TokenEntry] = []
+    seen: set[str] = set()
+    for i, item in enumerate(data["callers"]):
+        if not isinstance(item, dict):
+            raise TokenFileError(f"callers[{i}] is not an object")
+        name, sha, scopes, mode = (item.get(k) for k in ("name", "sha256", "scopes", "write_mode"))
+        if not isinstance(name, str) or not name or name in seen:
+            raise TokenFileError(f"callers[{i}].name is missing or repeated")
+        if (
+            not isinstance(sha, str)
+            or len(sha) != 64
+            or any(c not in "0123456789abcdef" for c in sha)
+        ):
+            raise TokenFileError(f"callers[{i}].sha256 is not a lowercase hex SHA-256")
+        if not isinstance(scopes, list) or not all(s in SCOPES for s in scopes):
+            raise TokenFileError(f"callers[{i}].scopes must be a list of {', '.join(SCOPES)}")
+        if mode not in WRITE_MODES:
+            raise TokenFileError(f"callers[{i}].write_mode must be direct or propose")
+        seen.add(name)
+        out.append(TokenEntry(name, sha, tuple(scopes), mode))
+    return out
+
+
+class TokenStore:
+    def __init__(self, path: Path, strict: bool = False) -> None:
+        self.path = path
+        self.strict = strict
+        self._lock = threading.Lock()
+        self._sig: tuple[int, int, int, int] | None = None
+        self._entries: list[TokenEntry] = []
+        self._problem: str | None = None
+        self._reported: str | None = None
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        try:
+            st = os.lstat(self.path)
+            sig = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)
+        except FileNotFoundError:
+            sig = None
+        except OSError as exc:
+            self._set(None, [], f"tokens file {self.path} cannot be read: {exc.strerror}")
+            return
+        if sig is not None and sig == self._sig:
+            return
+        if sig is None:
+            self._set(None, [], f"tokens file {self.path} does not exist")
+            return
+        try:
+            entries = self._load_checked()
+        except TokenFileError as exc:
+            self._set(sig, [], f"tokens file {self.path}: {exc}")
+            return
+        self._set(sig, entries, None)
+
+    def _load_checked(self) -> list[TokenEntry]:
+        st = os.lstat(self.path)
+        if stat.S_ISLNK(st.st_mode):
+            raise TokenFileError("is a symlink")
+        if not stat.S_ISREG(st.st_mode):
+            raise TokenFileError("is not a regular file")
+        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            raise TokenFileError("is writable by group or others (chmod 600 it)")
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            raise TokenFileError(f"cannot be opened: {exc.strerror}") from exc
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                raw = fh.read(4 * 1024 * 1024)
+        except OSError as exc:
+            raise TokenFileError(f"cannot be read: {exc.strerror}") from exc
+        return _parse(raw)
+
+    def _set(
+        self, sig: tuple[int, int, int, int] | None, entries: list[TokenEntry], problem: str | None
+    ) -> None:
+        self._sig = sig
+        self._entries = entries
+        self._problem = problem
+        if problem != self._reported:
+            if problem is not None:
+                log.error(
+                    "%s%s",
+                    problem,
+                    " — strict mode: every request is refused (503)"
+                    if self.strict
+                    else " — no token is accepted",
+                )
+            self._reported = problem
+
+    def status(self) -> str | None:
+        """In strict mode, why every request must be refused; else ``None``."""
+        with self._lock:
+            self._refresh()
+            return self._problem if self.strict else None
+
+    def verify(self, token: str) -> Caller | None:
+        """The caller a presented token belongs to, in constant time over the digests."""
+        presented = digest(token)
+        with self._lock:
+            self._refresh()
+            entries = self._entries if (self._problem is None or not self.strict) else []
+        found: TokenEntry | None = None
+        for entry in entries:
+            if hmac.compare_digest(presented, entry.sha256) and found is None:
+                found = entry
+        return found.caller() if found is not None else None
+
+    def entries(self) -> list[TokenEntry]:
+        with self._lock:
+            self._refresh()
+            return list(self._entries)
+
+    def find(self, name: str) -> TokenEntry | None:
+        return next((e for e in self.entries() if e.name == name), None)
+
+    # -- writing (the CLI) ------------------------------------------------------------------------
+
+    def _read_for_update(self) -> list[TokenEntry]:
+        if not self.path.exists():
+            return []
+        try:
+            return self._load_checked()
+        except TokenFileError as exc:
+            raise IoError(f"tokens file {self.path}: {exc}") from exc
+
+    def _write(self, entries: list[TokenEntry]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        payload: dict[str, Any] = {
+            "version": 1,
+            "callers": [
+                {
+                    "name": e.name,
+                    "sha256": e.sha256,
+                    "scopes": list(e.scopes),
+                    "write_mode": e.write_mode,
+                }
+                for e in entries
+            ],
+        }
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(payload, fh, indent=2)
+                fh.write("\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+
+    def add(self, name: str, scopes: str, write_mode: str) -> tuple[TokenEntry, str]:
+        if not name or any(c.isspace() for c in name) or len(name) > 64:
+            raise InvalidArgument("a caller name is 1-64 characters without white space")
+        try:
+            scope_set = parse_scopes(scopes)
+        except ValueError as exc:
+            raise InvalidArgument(str(exc)) from exc
+        if write_mode not in WRITE_MODES:
+            raise InvalidArgument("--write-mode must be direct or propose")
+        entries = self._read_for_update()
+        if any(e.name == name for e in entries):
+            raise Exists(f"caller {name!r} already has a token; revoke it first", None)
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        entry = TokenEntry(
+            name, digest(token), tuple(s for s in SCOPES if s in scope_set), write_mode
+        )
+        self._write([*entries, entry])
+        return entry, token
+
+    def revoke(self, name: str) -> None:
+        entries = self._read_for_update()
+        kept = [e for e in entries if e.name != name]
+        if len(kept) == len(entries):
+            raise NotFound(f"no caller named {name!r}", name=name)
+        self._write(kept)

@@ -1,0 +1,70 @@
+"""Callers, scopes and who may see what. Pure: no I/O.
+
+A caller is a credential holder, not a person: a name from the tokens file (HTTP), the
+``--as`` name (stdio), the local default, or the vault owner at the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from hoard.core.globs import matches, matches_any
+
+SCOPES: tuple[str, ...] = ("read", "write", "confirm", "maintenance", "admin")
+WRITE_MODES: tuple[str, ...] = ("direct", "propose")
+
+IDENTITY_NOTE = (
+    "A caller is a credential holder, not a person: hoard knows which token (or local "
+    "name) made a call, never who typed it."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    name: str
+    scopes: frozenset[str]
+    write_mode: str = "propose"
+    owner: bool = False
+    """The vault owner at the CLI: sees protected notes without a grant."""
+
+    def has(self, scope: str) -> bool:
+        return scope in self.scopes
+
+
+LOCAL_DEFAULT = Caller("local", frozenset({"read", "write", "confirm"}), "propose")
+OWNER = Caller("owner", frozenset(SCOPES), "direct", owner=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    grant_id: str
+    caller: str
+    glob: str
+    expires_at: float
+
+
+def parse_scopes(text: str | Iterable[str]) -> frozenset[str]:
+    """``"read,write"`` → the scope set; unknown scopes raise ``ValueError`` naming them."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    scopes = {s.strip() for s in items if s.strip()}
+    unknown = sorted(scopes - set(SCOPES))
+    if unknown:
+        raise ValueError(f"unknown scope(s): {', '.join(unknown)}; known: {', '.join(SCOPES)}")
+    return frozenset(scopes)
+
+
+def is_protected(path: str, protected: tuple[str, ...]) -> bool:
+    return bool(protected) and matches_any(path, protected)
+
+
+def may_see(
+    path: str, caller: Caller, protected: tuple[str, ...], grants: Iterable[Grant], now: float
+) -> bool:
+    """A protected note is visible to the owner, or to a caller holding an unexpired grant
+    whose glob covers it. Everything else is visible."""
+    if not is_protected(path, protected) or caller.owner:
+        return True
+    return any(
+        g.caller == caller.name and g.expires_at > now and matches(path, g.glob) for g in grants
+    )

@@ -1,0 +1,211 @@
+"""The HTTP surface: Streamable HTTP at ``/mcp`` and ``/healthz``, behind one guard.
+
+The guard is a plain ASGI middleware in front of the SDK's Starlette app. In order, for
+every HTTP request:
+
+1. strict mode with an untrustworthy tokens file → 503 (everything, ``/healthz`` too);
+2. a ``Host`` that is not this server → 421; a foreign ``Origin`` → 403 (DNS rebinding);
+3. ``/healthz`` → 200 without auth, saying nothing about the vault;
+4. no or unknown ``Authorization: Bearer`` token → 401;
+5. a body over the cap → 413 (checked on ``Content-Length`` and again while streaming);
+   a JSON-RPC batch (a JSON array) → 400 with JSON-RPC error -32600.
+
+The authenticated caller is put in the ASGI scope, where the MCP tools find it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from mcp.server.transport_security import TransportSecuritySettings
+
+from hoard.adapters.tokens import TokenStore
+from hoard.surfaces.mcp_tools import CALLER_SCOPE_KEY, HoardMCP
+
+log = logging.getLogger("hoard.http")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_BODY_BYTES = 1024 * 1024
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_hosts(host: str, port: int) -> set[str]:
+    names = {host, "localhost", "127.0.0.1", "[::1]"} if is_loopback(host) else {host}
+    if ":" in host and not host.startswith("["):
+        names.add(f"[{host}]")
+    return {f"{n}:{port}" for n in names} | ({*names} if port == 80 else set())
+
+
+class _Refusal(Exception):
+    def __init__(
+        self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(status)
+        self.status = status
+        self.body = body
+        self.headers = headers or {}
+
+
+async def _respond(
+    send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> None:
+    payload = json.dumps(body).encode()
+    raw_headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    for k, v in (headers or {}).items():
+        raw_headers.append((k.lower().encode(), v.encode()))
+    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
+    await send({"type": "http.response.body", "body": payload})
+
+
+class Guard:
+    def __init__(
+        self, app: ASGIApp, tokens: TokenStore, hosts: set[str], max_body: int = MAX_BODY_BYTES
+    ) -> None:
+        self.app = app
+        self.tokens = tokens
+        self.hosts = {h.lower() for h in hosts}
+        self.origins = {f"http://{h}" for h in self.hosts} | {f"https://{h}" for h in self.hosts}
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        try:
+            receive = await self._admit(scope, receive)
+        except _Refusal as r:
+            await _respond(send, r.status, r.body, r.headers)
+            return
+        await self.app(scope, receive, send)
+
+    async def _admit(self, scope: Scope, receive: Receive) -> Receive:
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
+        problem = self.tokens.status()
+        if problem is not None:
+            raise _Refusal(
+                503,
+                {
+                    "error": "unavailable",
+                    "message": "the server refuses requests until its tokens "
+                    "file is fixed (see the server log)",
+                },
+            )
+        host = headers.get("host", "").lower()
+        if host not in self.hosts:
+            raise _Refusal(421, {"error": "misdirected", "message": "unexpected Host header"})
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in self.origins:
+            raise _Refusal(403, {"error": "forbidden", "message": "foreign Origin refused"})
+        if scope.get("path") == "/healthz":
+            raise _Refusal(200, {"status": "ok"})
+        auth = headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        caller = self.tokens.verify(token.strip()) if scheme.lower() == "bearer" else None
+        if caller is None:
+            raise _Refusal(
+                401,
+                {
+                    "error": "unauthorized",
+                    "message": "a valid Authorization: Bearer token is required",
+                },
+                {"WWW-Authenticate": 'Bearer realm="hoard"'},
+            )
+        scope[CALLER_SCOPE_KEY] = caller
+        if scope.get("method") != "POST":
+            return receive
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            raise _Refusal(
+                413,
+                {
+                    "error": "too_large",
+                    "message": f"request bodies are capped at {self.max_body} bytes",
+                },
+            )
+        body = await self._read_body(receive)
+        if body.lstrip()[:1] == b"[":
+            raise _Refusal(
+                400,
+                {
+                    "jsonrpc": "2.0",
+                    "id": None,
+                    "error": {"code": -32600, "message": "JSON-RPC batches are not supported"},
+                },
+            )
+        return _replay(body)
+
+    async def _read_body(self, receive: Receive) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise _Refusal(400, {"error": "invalid_argument", "message": "client went away"})
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                raise _Refusal(
+                    413,
+                    {
+                        "error": "too_large",
+                        "message": f"request bodies are capped at {self.max_body} bytes",
+                    },
+                )
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def build_app(
+    mcp: HoardMCP, tokens: TokenStore, host: str, port: int, max_body: int = MAX_BODY_BYTES
+) -> ASGIApp:
+    hosts = allowed_hosts(host, port)
+    inner = mcp.server.streamable_http_app(
+        streamable_http_path="/mcp",
+        json_response=True,
+        max_request_body_size=max_body,
+        transport_security=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=sorted(hosts),
+            allowed_origins=sorted({f"http://{h}" for h in hosts}),
+        ),
+        host=host,
+    )
+    return Guard(inner, tokens, hosts, max_body)

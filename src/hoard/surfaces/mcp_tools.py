@@ -1,0 +1,253 @@
+"""The MCP surface: hoard's tools and resources on the official SDK's ``MCPServer``.
+
+Each tool is a few lines: find the caller, call the service, return its typed result. A
+refusal becomes a tool error (``isError: true``) whose first text content is the SPEC error
+object as JSON; anything unexpected is logged on stderr and reported as ``io_error`` with no
+internals. The caller comes from the HTTP request (set by the auth middleware) or, over stdio
+and in-process, from the server's own caller (``--as NAME`` or the local default).
+"""
+
+# No `from __future__ import annotations` here: the SDK reads these signatures at runtime.
+
+import functools
+import json
+import logging
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from hoard import __version__
+from hoard.core.policy import Caller
+from hoard.errors import HoardError, IoError, NotFound
+from hoard.models import (
+    AccessRequestResult,
+    LinksResult,
+    ListResult,
+    PolicyResult,
+    ReadResult,
+    SearchResult,
+    to_json,
+)
+from hoard.service import Hoard
+
+log = logging.getLogger("hoard.mcp")
+
+CALLER_SCOPE_KEY = "hoard.caller"
+
+INSTRUCTIONS = """\
+hoard is a vault of Markdown notes (YAML frontmatter, [[wikilinks]]) shared by a person and
+their agents. Folders are semantic: life/, tech/, projects/, references/; daily/, dreams/ and
+logs/ are generated and rank lower. Each folder may have an _INDEX.md linking its notes.
+Work like this: vault_search first (natural language is fine; mode="fts" for FTS5 syntax),
+then vault_read the paths you need (cite path and revision), vault_links to follow links.
+Every non-private note keeps the frontmatter contract: title, type, status, tags (2-5
+lowercase kebab-case), updated (YYYY-MM-DD). vault_policy tells you what you may do; you are
+a credential holder, not a person. Protected notes need a grant: vault_request_access.
+"""
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+RECORDS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+
+
+def error_result(exc: HoardError) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(exc.to_object(), ensure_ascii=False))],
+        is_error=True,
+    )
+
+
+def _tool(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn a service call into a tool result: structured content plus its JSON text, or
+    the SPEC error object."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = fn(*args, **kwargs)
+        except HoardError as exc:
+            return error_result(exc)
+        except Exception:
+            log.exception("tool %s failed unexpectedly", fn.__name__)
+            return error_result(IoError("internal error; the server log has the details"))
+        data = to_json(result)
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
+            structured_content=data,
+        )
+
+    return wrapper
+
+
+class HoardMCP:
+    """Builds the ``MCPServer`` for one :class:`Hoard` and a default caller."""
+
+    def __init__(self, hoard: Hoard, default_caller: Caller) -> None:
+        self.hoard = hoard
+        self.default_caller = default_caller
+        self.server = MCPServer(
+            "hoard",
+            title="hoard",
+            description="Governed, searchable long-term memory over a folder of Markdown notes.",
+            instructions=INSTRUCTIONS,
+            version=__version__,
+            log_level="WARNING",
+        )
+        self._register()
+
+    def caller_of(self, ctx: Context) -> Caller:
+        try:
+            request = ctx.request_context.request
+        except ValueError:
+            request = None
+        scope = getattr(request, "scope", None)
+        if isinstance(scope, dict):
+            caller = scope.get(CALLER_SCOPE_KEY)
+            if isinstance(caller, Caller):
+                return caller
+        return self.default_caller
+
+    def _register(self) -> None:
+        hoard = self.hoard
+        srv = self.server
+
+        @_tool
+        def vault_search(
+            query: Annotated[str, Field(description="What to look for; any text is valid.")],
+            ctx: Context,
+            limit: Annotated[int, Field(ge=1, le=100)] = 10,
+            folder: Annotated[
+                str | None, Field(description="Only notes below this folder.")
+            ] = None,
+            mode: Annotated[
+                str, Field(description='"natural" (default) or "fts" (FTS5 grammar).')
+            ] = "natural",
+            rerank: Annotated[str, Field(description='"auto", "on" or "off".')] = "auto",
+        ) -> SearchResult:
+            return hoard.search(query, limit, folder, mode, rerank, caller=self.caller_of(ctx))
+
+        @_tool
+        def vault_read(
+            path: Annotated[
+                str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")
+            ],
+            ctx: Context,
+            offset: Annotated[int, Field(ge=0, description="Byte offset to start at.")] = 0,
+            max_bytes: Annotated[
+                int | None, Field(ge=1, description="Most bytes to return.")
+            ] = None,
+        ) -> ReadResult:
+            return hoard.read(path, offset, max_bytes, caller=self.caller_of(ctx))
+
+        @_tool
+        def vault_list(
+            ctx: Context,
+            path: Annotated[str, Field(description="Folder to list; empty for the root.")] = "",
+            recursive: bool = False,
+            limit: Annotated[int, Field(ge=1)] = 500,
+        ) -> ListResult:
+            return hoard.list(path, recursive, limit, caller=self.caller_of(ctx))
+
+        @_tool
+        def vault_links(
+            path: Annotated[str, Field(description="Vault-relative note path.")],
+            ctx: Context,
+        ) -> LinksResult:
+            return hoard.links(path, caller=self.caller_of(ctx))
+
+        @_tool
+        def vault_policy(ctx: Context) -> PolicyResult:
+            return hoard.policy(self.caller_of(ctx))
+
+        @_tool
+        def vault_request_access(
+            glob: Annotated[str, Field(description="The notes you need, e.g. finance/**.")],
+            reason: Annotated[str, Field(description="Why, in a sentence, for the owner.")],
+            ctx: Context,
+        ) -> AccessRequestResult:
+            req = hoard.request_access(glob, reason, self.caller_of(ctx))
+            return AccessRequestResult(
+                request_id=req.request_id,
+                status="pending",
+                glob=req.glob,
+                reason=req.reason,
+                message="The vault owner can approve this with: hoard grant --approve "
+                f"{req.request_id}",
+            )
+
+        tools: list[tuple[Callable[..., Any], str, ToolAnnotations]] = [
+            (
+                vault_search,
+                "Ranked full-text search over the vault's notes (BM25, stemming, "
+                "typo tolerance). Returns paths, titles, scores and snippets to cite; read the "
+                "notes you need next.",
+                READ_ONLY,
+            ),
+            (
+                vault_read,
+                "Read one note by its vault-relative path, with its revision (SHA-256 "
+                "of the bytes) and parsed frontmatter. Large notes are read in byte ranges "
+                "(offset, next_offset).",
+                READ_ONLY,
+            ),
+            (
+                vault_list,
+                "List a folder of the vault as it is on disk now (notes, folders, sizes, times).",
+                READ_ONLY,
+            ),
+            (
+                vault_links,
+                "A note's outgoing wikilinks (resolved or broken) and the notes that link to it.",
+                READ_ONLY,
+            ),
+            (
+                vault_policy,
+                "What this caller may do here: scopes, write mode, private and "
+                "protected globs, active grants.",
+                READ_ONLY,
+            ),
+            (
+                vault_request_access,
+                "Ask the vault owner for a time-limited grant to see "
+                "protected notes matching a glob. Records a pending request; nothing is "
+                "granted until the owner approves.",
+                RECORDS,
+            ),
+        ]
+        for fn, description, annotations in tools:
+            srv.add_tool(
+                fn,
+                name=fn.__name__,
+                description=description,
+                annotations=annotations,
+                structured_output=True,
+            )
+
+        @srv.resource(
+            "vault://{+path}",
+            name="note",
+            description="A note of the vault, by its vault-relative path.",
+            mime_type="text/markdown",
+        )
+        def note_resource(path: str, ctx: Context) -> str:
+            try:
+                result = hoard.read(path, caller=self.caller_of(ctx))
+            except HoardError as exc:
+                raise ValueError(json.dumps(exc.to_object(), ensure_ascii=False)) from exc
+            if result.truncated:
+                raise ValueError(
+                    json.dumps(
+                        NotFound(
+                            "note is larger than one response; use vault_read with offsets",
+                            path=result.path,
+                        ).to_object()
+                    )
+                )
+            return result.content
