@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench quality clean
+.PHONY: serve test lint typecheck unit install bench quality clean docs
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,19 @@ $(BIN)/hoard: pyproject.toml
 
 install: $(BIN)/hoard
 
+HTTP   ?= 127.0.0.1:8765
+
+# Serves the bundled example vault over Streamable HTTP. The first run makes a demo caller
+# (read, write, confirm; writes become proposals) whose token is kept in .state/ so the
+# connection snippet printed on start can include it.
 serve: install
-	$(BIN)/hoard serve --vault $(VAULT) --state-dir $(STATE) $(ARGS)
+	@mkdir -p $(STATE)
+	@if [ ! -s $(STATE)/demo-token ]; then \
+	  $(BIN)/hoard token revoke demo --tokens $(STATE)/tokens.json >/dev/null 2>&1 || true; \
+	  umask 077; $(BIN)/hoard token add demo --scopes read,write,confirm --write-mode propose \
+	    --tokens $(STATE)/tokens.json > $(STATE)/demo-token; fi
+	$(BIN)/hoard serve --vault $(VAULT) --state-dir $(STATE)/state --tokens $(STATE)/tokens.json \
+	  --http $(HTTP) --demo-token-file $(STATE)/demo-token $(ARGS)
 
 lint: install
 	$(BIN)/ruff check src tests bench
@@ -38,3 +49,6 @@ quality: install
 
 clean:
 	rm -rf $(VENV) .state .pytest_cache .mypy_cache .ruff_cache
+
+docs: install
+	$(BIN)/python -c "from hoard.config import render_config_reference as r; print(r(), end='')" > docs/config.md

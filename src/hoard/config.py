@@ -235,13 +235,16 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         ),
     },
     "proposals": {
-        "ttl_seconds": (_int(10, 30 * 86400), "How long a proposal waits for confirmation."),
+        "ttl_seconds": (
+            _int(10, 30 * 86400),
+            "How long a write proposal waits for confirmation (used once governed writes land).",
+        ),
     },
     "rerank": {
-        "enabled": (_bool, "Rerank a contested top with a model endpoint."),
-        "url": (_str, "The rerank endpoint."),
-        "timeout_ms": (_int(10, 60000), "How long to wait for the endpoint."),
-        "shortlist": (_int(2, 200), "How many BM25 hits the model sees."),
+        "enabled": (_bool, "Reserved: rerank is not built yet (results say reranked=false)."),
+        "url": (_str, "Reserved: the rerank endpoint."),
+        "timeout_ms": (_int(10, 60000), "Reserved: how long to wait for the endpoint."),
+        "shortlist": (_int(2, 200), "Reserved: how many BM25 hits the model would see."),
     },
 }
 
@@ -323,3 +326,37 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, Mapping):
         return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
     return str(v)
+
+
+REFERENCE_HEADER = """# hoard.toml reference
+
+Optional, at the vault root; it travels with the vault. Every key is optional; an unknown key
+or a bad value stops hoard at startup with a message naming the key. This page is generated
+from `hoard.config.SCHEMA` by `make docs`, and a test keeps it in step with the code.
+
+"""
+
+REFERENCE_EXAMPLE = """
+Example:
+
+```toml
+private = ["personal-notes/**"]
+protected = ["finance/**"]
+ignore = ["attachments/**"]
+
+[contract]
+tags_max = 8
+
+[search]
+owner_names = ["freja"]
+folder_weights = { "dreams/**" = 0.35, "logs/**" = 0.35, "archives/**" = 0.7 }
+```
+
+Folder weights: the first glob that matches a note's path gives its rank multiplier; a note
+no glob matches keeps 1.0. Setting `folder_weights` replaces the defaults.
+"""
+
+
+def render_config_reference() -> str:
+    """The whole of ``docs/config.md``."""
+    return REFERENCE_HEADER + config_docs() + REFERENCE_EXAMPLE

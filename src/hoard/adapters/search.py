@@ -51,6 +51,7 @@ class Hit:
     folder: str
     frontmatter: dict[str, Any] | None
     typo_only: bool = False
+    rowid: int = 0
 
 
 @dataclass(slots=True)
@@ -217,14 +218,18 @@ class Fts5Searcher:
                     scores[r[0]] = (penalised, prev is None, r)
         ranked = sorted(scores.values(), key=lambda v: (-v[0], v[2][1]))
         hits: list[Hit] = []
+        fm_raw: dict[int, str | None] = {}
         hidden = 0
         for score, typo_only, r in ranked:
             if req.visible is not None and not req.visible(r[1]):
                 hidden += 1
                 continue
-            fm = json.loads(r[4]) if r[4] else None
-            hits.append(Hit(r[1], r[2], round(score, 6), "", r[3], fm, typo_only))
+            hits.append(Hit(r[1], r[2], round(score, 6), "", r[3], None, typo_only, r[0]))
+            fm_raw[r[0]] = r[4]
         page = diversify(hits, s.folder_cap)[: req.limit]
+        for h in page:
+            raw = fm_raw.get(h.rowid)
+            h.frontmatter = json.loads(raw) if raw else None
         self._add_snippets(conn, snippet_expr, page)
         return SearchOutcome(
             page,
@@ -237,16 +242,15 @@ class Fts5Searcher:
         if not page:
             return
         ntok = max(8, min(64, self.config.search.snippet_chars // 6))
-        ids = {h.path: h for h in page}
-        marks = ",".join("?" * len(ids))
+        by_id = {h.rowid: h for h in page}
+        marks = ",".join("?" * len(by_id))
         rows = conn.execute(
-            f"SELECT n.path, snippet(notes_fts, 3, '', '', '…', ?) FROM notes_fts "
-            f"JOIN notes n ON n.id = notes_fts.rowid "
-            f"WHERE notes_fts MATCH ? AND n.path IN ({marks})",
-            [ntok, expr, *ids],
+            f"SELECT rowid, snippet(notes_fts, 3, '', '', '…', ?) FROM notes_fts "
+            f"WHERE notes_fts MATCH ? AND rowid IN ({marks})",
+            [ntok, expr, *by_id],
         ).fetchall()
-        for path, snip in rows:
-            ids[path].snippet = _tidy(snip, self.config.search.snippet_chars)
+        for rowid, snip in rows:
+            by_id[rowid].snippet = _tidy(snip, self.config.search.snippet_chars)
 
 
 def _tidy(snippet: str, limit: int) -> str:
