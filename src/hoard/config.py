@@ -110,10 +110,22 @@ class Config:
 Check = Callable[[str, Any], Any]
 
 
+def _glob(key: str, pattern: str) -> str:
+    import re
+
+    from hoard.core.globs import glob_to_regex
+
+    try:
+        glob_to_regex(pattern)
+    except re.error as exc:
+        raise ConfigError(key, f"{pattern!r} is not a valid glob: {exc}") from exc
+    return pattern
+
+
 def _globs(key: str, v: Any) -> tuple[str, ...]:
     if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
         raise ConfigError(key, "must be a list of non-empty glob strings")
-    return tuple(v)
+    return tuple(_glob(key, x) for x in v)
 
 
 def _strs(key: str, v: Any) -> tuple[str, ...]:
@@ -168,7 +180,7 @@ def _weights(key: str, v: Any) -> dict[str, float]:
         raise ConfigError(key, "must be a table of glob = multiplier")
     out: dict[str, float] = {}
     for g, m in v.items():
-        out[g] = _num(0.0, 10.0)(f"{key}.{g}", m)
+        out[_glob(f"{key}.{g}", g)] = _num(0.0, 10.0)(f"{key}.{g}", m)
     return out
 
 

@@ -31,7 +31,7 @@ class Violation:
         return {"field": self.field, "rule": self.rule, "message": self.message}
 
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def check_contract(raw: bytes, contract: ContractConfig) -> list[Violation]:
@@ -114,7 +114,7 @@ def _check_tags(tags: Any, contract: ContractConfig) -> list[Violation]:
         )
     pattern = re.compile(contract.tag_pattern)
     for tag in tags:
-        if not isinstance(tag, str) or not pattern.match(tag):
+        if not isinstance(tag, str) or not pattern.fullmatch(tag):
             out.append(
                 Violation(
                     "tags",
@@ -129,7 +129,7 @@ def _check_tags(tags: Any, contract: ContractConfig) -> list[Violation]:
 
 
 def _check_date(name: str, value: Any) -> list[Violation]:
-    if not isinstance(value, str) or not _DATE.match(value):
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
         return [Violation(name, "date_format", f"'{name}' must be a date written YYYY-MM-DD")]
     try:
         date.fromisoformat(value)

@@ -191,8 +191,9 @@ def parse_yaml_block(yaml_text: str) -> Parsed:
     simple = parse_simple(yaml_text)
     if simple is not None:
         return Parsed(simple, None)
-    loader = _HardenedLoader(yaml_text)
+    loader: _HardenedLoader | None = None
     try:
+        loader = _HardenedLoader(yaml_text)  # the reader already checks every character
         data = loader.get_single_data()
     except _Refused as exc:
         return Parsed(None, FrontmatterError(exc.rule, exc.message))
@@ -204,7 +205,8 @@ def parse_yaml_block(yaml_text: str) -> Parsed:
     except Exception as exc:  # the pure-Python loader also raises ValueError & co.
         return Parsed(None, FrontmatterError("yaml_syntax", f"{type(exc).__name__}: {exc}"[:300]))
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if data is None:
         return Parsed({}, None)
     if not isinstance(data, dict):

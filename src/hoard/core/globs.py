@@ -41,7 +41,7 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
                 body = pat[i + 1 : j]
                 if body.startswith("!"):
                     body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
+                out.append("(?!/)[" + body.replace("\\", "\\\\") + "]")
                 i = j + 1
         else:
             out.append(re.escape(c))

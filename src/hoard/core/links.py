@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n]{1,500}?)\]\]")
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from hoard.core.frontmatter import FrontmatterError, parse_yaml_block, split_fro
 from hoard.core.links import WikiLink, extract_links
 from hoard.core.paths import stem_of
 
-_H1 = re.compile(r"#[ \t]+(.+?)[ \t#]*")
+_H1 = re.compile(r"#[ \t]+(\S.*?)[ \t#]*")
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 
 

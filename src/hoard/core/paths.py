@@ -7,9 +7,12 @@ characters, and bounded lengths. Anything else is refused with :class:`PathRejec
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from hoard.errors import PathRejected
+
+_DRIVE = re.compile(r"[A-Za-z]:([/\\]|\Z)")
 
 MAX_COMPONENT_BYTES = 255
 MAX_PATH_BYTES = 1024
@@ -32,9 +35,11 @@ def normalize_rel_path(path: str, *, allow_root: bool = False) -> str:
         raise _reject(path, "contains NUL")
     if "\\" in path:
         raise _reject(path, "contains a backslash; use '/'")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+    if any(ord(ch) < 32 or 127 <= ord(ch) <= 159 for ch in path):
         raise _reject(path, "contains a control character")
-    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in path):
+        raise _reject(path, "contains a lone surrogate (not valid Unicode text)")
+    if path.startswith("/") or _DRIVE.match(path):
         raise _reject(path, "absolute paths are not allowed; give a vault-relative path")
     path = unicodedata.normalize("NFC", path)
     stripped = path.rstrip("/")

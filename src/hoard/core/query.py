@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from hoard.core.fold import fold_variants
 
-_WORD = re.compile(r"[^\W_]+")
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_WORD = re.compile(rf"[^\W_](?:[^\W_]|[{_MARKS}])*")
 MAX_QUERY_CHUNKS = 32
 MAX_TERM_CHARS = 64
 

@@ -29,6 +29,9 @@ for _first, _resolvers in Resolver.yaml_implicit_resolvers.items():
     _IMPLICIT[_first or ""] = [rx for tag, rx in _resolvers if tag != "tag:yaml.org,2002:timestamp"]
 
 
+MAX_SIMPLE_NODES = 1000
+
+
 def _plain(s: str) -> str | None:
     """A plain scalar that YAML reads as exactly this string, else ``None``."""
     if not s or s[0] in _PLAIN_START_BAD or ": " in s or s.endswith(":") or " #" in s:
@@ -50,14 +53,14 @@ def _scalar(s: str) -> str | None:
 
 
 def _flow_list(s: str) -> list[str] | None:
-    inner = s[1:-1].strip()
+    inner = s[1:-1].strip(" ")
     if not inner:
         return []
     if any(c in inner for c in "[]{}'\":"):
         return None
     out: list[str] = []
     for part in inner.split(","):
-        v = _plain(part.strip())
+        v = _plain(part.strip(" "))
         if v is None:
             return None
         out.append(v)
@@ -68,6 +71,8 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
     """The mapping, when the block is in the simple subset; ``None`` to defer to YAML."""
     if _BAD_CHARS.search(yaml_text):
         return None
+    if yaml_text.count("\n") + yaml_text.count(",") > MAX_SIMPLE_NODES:
+        return None  # large enough that the loader's node cap must judge it
     out: dict[str, Any] = {}
     key: str | None = None  # a key whose value is an open block list
     indent = -1  # the indentation of that list's items

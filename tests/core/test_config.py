@@ -1,0 +1,227 @@
+"""hoard.config: every key has a default; a bad hoard.toml is an error that names the key."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hoard.config import (
+    CONFIG_NAME,
+    SCHEMA,
+    Config,
+    ContractConfig,
+    config_docs,
+    load_config,
+    parse_config,
+)
+from hoard.errors import ConfigError, InvalidArgument
+
+
+def test_an_empty_config_is_all_defaults() -> None:
+    cfg = parse_config({})
+    assert cfg == Config()
+    assert cfg.private == ("personal-notes/**",)
+    assert cfg.protected == ()
+    assert cfg.contract == ContractConfig()
+    assert cfg.contract.tags_min == 2
+    assert cfg.contract.tags_max == 5
+    assert cfg.contract.required == ("title", "type", "status", "tags", "updated")
+    assert cfg.contract.max_frontmatter_bytes == 16 * 1024
+    assert cfg.search.stopwords == ("a", "the", "and", "how")
+    assert cfg.search.weight_title == 6.0
+    assert cfg.search.weight_tags == 3.0
+    assert cfg.search.weight_body == 1.0
+    assert cfg.search.weight_path == 0.5
+    assert cfg.search.folder_weights["dreams/**"] == 0.35
+    assert cfg.search.folder_weights["logs/**"] == 0.35
+    assert cfg.search.folder_weights["archives/**"] == 0.7
+    assert cfg.search.folder_cap == 3
+    assert cfg.search.prefix_min_length == 4
+    assert (cfg.search.typo_min_length, cfg.search.typo_two_edits_length) == (4, 8)
+    assert cfg.limits.read_max_bytes == 256 * 1024
+    assert cfg.proposals.ttl_seconds == 900
+    assert cfg.rerank.enabled is False
+
+
+def test_default_configs_do_not_share_mutable_folder_weights() -> None:
+    a, b = Config(), Config()
+    assert a.search.folder_weights == b.search.folder_weights
+    assert a.search.folder_weights is not b.search.folder_weights
+
+
+def test_valid_values_are_taken() -> None:
+    cfg = parse_config(
+        {
+            "private": ["diary/**"],
+            "protected": ["secrets/"],
+            "ignore": ["tmp/**"],
+            "contract": {"tags_min": 1, "tags_max": 8, "required": ["title"]},
+            "search": {
+                "stopwords": ["de", "la"],
+                "folder_weights": {"daily/**": 0.5},
+                "typo": False,
+                "weight_title": 10,
+            },
+            "limits": {"read_max_bytes": 4096},
+            "proposals": {"ttl_seconds": 60},
+            "rerank": {"enabled": True, "url": "http://127.0.0.1:9/rerank"},
+        }
+    )
+    assert cfg.private == ("diary/**",)
+    assert cfg.protected == ("secrets/",)
+    assert cfg.ignore == ("tmp/**",)
+    assert (cfg.contract.tags_min, cfg.contract.tags_max) == (1, 8)
+    assert cfg.contract.required == ("title",)
+    assert cfg.contract.non_empty_strings == ("title", "type", "status")
+    assert cfg.search.stopwords == ("de", "la")
+    assert dict(cfg.search.folder_weights) == {"daily/**": 0.5}
+    assert cfg.search.typo is False
+    assert cfg.search.weight_title == 10.0
+    assert isinstance(cfg.search.weight_title, float)
+    assert cfg.limits.read_max_bytes == 4096
+    assert cfg.proposals.ttl_seconds == 60
+    assert cfg.rerank.enabled is True
+
+
+BAD: list[tuple[dict[str, Any], str]] = [
+    ({"typo": 1}, "typo"),
+    ({"privat": ["x/**"]}, "privat"),
+    ({"search": {"typo": 1}}, "search.typo"),
+    ({"search": {"stopword": ["x"]}}, "search.stopword"),
+    ({"contract": {"tags_min": "two"}}, "contract.tags_min"),
+    ({"contract": {"tags_min": True}}, "contract.tags_min"),
+    ({"contract": {"tags_min": 2.0}}, "contract.tags_min"),
+    ({"contract": {"tags_max": -1}}, "contract.tags_max"),
+    ({"contract": {"tags_max": 101}}, "contract.tags_max"),
+    ({"contract": {"tag_pattern": "([a-z"}}, "contract.tag_pattern"),
+    ({"contract": {"tag_pattern": 5}}, "contract.tag_pattern"),
+    ({"contract": {"required": "title"}}, "contract.required"),
+    ({"contract": {"required": ["title", 3]}}, "contract.required"),
+    ({"contract": {"max_frontmatter_bytes": 10}}, "contract.max_frontmatter_bytes"),
+    ({"contract": {"tags_min": 6, "tags_max": 5}}, "contract.tags_min"),
+    ({"private": "x"}, "private"),
+    ({"private": [""]}, "private"),
+    ({"private": ["ok/**", 3]}, "private"),
+    ({"protected": {"a": 1}}, "protected"),
+    ({"ignore": [" "]}, "ignore"),
+    ({"search": {"folder_cap": 0}}, "search.folder_cap"),
+    ({"search": {"weight_title": -1}}, "search.weight_title"),
+    ({"search": {"weight_title": float("nan")}}, "search.weight_title"),
+    ({"search": {"weight_title": float("inf")}}, "search.weight_title"),
+    ({"search": {"typo_penalty": 1.5}}, "search.typo_penalty"),
+    ({"search": {"snippet_chars": 10}}, "search.snippet_chars"),
+    ({"search": {"folder_weights": ["logs/**"]}}, "search.folder_weights"),
+    ({"search": {"folder_weights": {"logs/**": 11}}}, "search.folder_weights.logs/**"),
+    ({"search": {"folder_weights": {"logs/**": "low"}}}, "search.folder_weights.logs/**"),
+    ({"search": {"typo_min_length": 6, "typo_two_edits_length": 5}}, "typo_two_edits_length"),
+    ({"search": 1}, "search"),
+    ({"contract": ["tags_min"]}, "contract"),
+    ({"limits": {"read_max_bytes": 1}}, "limits.read_max_bytes"),
+    ({"limits": {"nope": 1}}, "limits.nope"),
+    ({"proposals": {"ttl_seconds": 5}}, "proposals.ttl_seconds"),
+    ({"proposals": {"ttl": 60}}, "proposals.ttl"),
+    ({"rerank": {"enabled": "yes"}}, "rerank.enabled"),
+    ({"rerank": {"url": 1}}, "rerank.url"),
+    ({"rerank": {"shortlist": 1}}, "rerank.shortlist"),
+]
+
+
+@pytest.mark.parametrize(("data", "key"), BAD, ids=[k for _, k in BAD])
+def test_a_bad_config_raises_an_error_naming_the_key(data: dict[str, Any], key: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(data)
+    assert key in str(info.value)
+    assert key in info.value.key
+    assert isinstance(info.value, InvalidArgument)
+    assert info.value.to_object()["error"] == "invalid_argument"
+    assert info.value.to_object()["key"] == info.value.key
+
+
+@pytest.mark.parametrize(("key", "glob"), [("private", "notes/[z-a]*.md"), ("ignore", "a[!]b/**")])
+def test_a_glob_that_cannot_be_compiled_is_a_config_error_naming_the_key(
+    key: str, glob: str
+) -> None:
+    # Otherwise the bad glob passes startup and raises re.error on the first path it meets.
+    with pytest.raises(ConfigError) as info:
+        parse_config({key: [glob]})
+    assert info.value.key == key
+
+
+def test_a_toml_document_round_trips_through_parse_config() -> None:
+    text = """
+private = ["diary/**"]
+
+[contract]
+tags_min = 1
+required = ["title", "type", "status", "tags"]
+
+[search]
+owner_names = ["ada"]
+
+[search.folder_weights]
+"logs/**" = 0.2
+"""
+    cfg = parse_config(tomllib.loads(text))
+    assert cfg.contract.tags_min == 1
+    assert cfg.search.owner_names == ("ada",)
+    assert dict(cfg.search.folder_weights) == {"logs/**": 0.2}
+
+
+def test_load_config_without_hoard_toml_gives_defaults(tmp_path: Path) -> None:
+    assert load_config(tmp_path) == Config()
+
+
+def test_load_config_reads_hoard_toml(tmp_path: Path) -> None:
+    (tmp_path / CONFIG_NAME).write_text("[proposals]\nttl_seconds = 120\n", encoding="utf-8")
+    assert load_config(tmp_path).proposals.ttl_seconds == 120
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(b"[contract\ntags_min = 1\n", id="unclosed-table"),
+        pytest.param(b"private = [\n", id="unclosed-array"),
+        pytest.param(b"a = 1\na = 2\n", id="duplicate-key"),
+        pytest.param(b"tags_min = \xff\n", id="not-utf8"),
+    ],
+)
+def test_load_config_with_invalid_toml_raises_a_config_error(
+    tmp_path: Path, content: bytes
+) -> None:
+    (tmp_path / CONFIG_NAME).write_bytes(content)
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path)
+    assert CONFIG_NAME in str(info.value)
+
+
+def test_load_config_with_a_bad_value_names_the_key(tmp_path: Path) -> None:
+    (tmp_path / CONFIG_NAME).write_text('[search]\ntypo = "sometimes"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path)
+    assert info.value.key == "search.typo"
+
+
+def test_config_docs_mention_every_key_in_the_schema() -> None:
+    docs = config_docs()
+    for section, keys in SCHEMA.items():
+        for key in keys:
+            shown = f"{section}.{key}" if section else key
+            assert f"`{shown}`" in docs, shown
+
+
+def test_config_docs_show_defaults_as_toml() -> None:
+    docs = config_docs()
+    assert '| `private` | `["personal-notes/**"]` |' in docs
+    assert "| `contract.tags_min` | `2` |" in docs
+    assert "| `search.typo` | `true` |" in docs
+    assert "| `proposals.ttl_seconds` | `900` |" in docs
+
+
+def test_every_schema_key_is_a_field_with_a_default() -> None:
+    for section, keys in SCHEMA.items():
+        for key in keys:
+            holder = Config() if not section else getattr(Config(), section)
+            assert hasattr(holder, key), f"{section}.{key}"
