@@ -17,6 +17,7 @@ from typing import Any
 
 from hoard import __version__
 from hoard.cli_admin import grant_command, serve_command, token_command
+from hoard.cli_writes import WRITE_COMMANDS, write_command
 from hoard.core.policy import SCOPES, WRITE_MODES
 from hoard.errors import HoardError
 from hoard.models import to_json
@@ -142,6 +143,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--allow-remote", action="store_true", help="allow binding a non-loopback address"
     )
     p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
+
+    p = sub.add_parser("history", help="a note's preserved revisions and write events")
+    _common(p)
+    p.add_argument("path", nargs="?")
+    p.add_argument("--revision", default=None, help="print one preserved revision's bytes")
+
+    p = sub.add_parser("restore", help="recreate a note from a preserved revision")
+    _common(p)
+    p.add_argument("revision_id")
+    p.add_argument("--path", default=None, help="where to recreate it (default: its old path)")
+
+    p = sub.add_parser("proposals", help="pending write proposals")
+    _common(p)
+
+    p = sub.add_parser("confirm", help="apply a proposal (shows the diff and asks)")
+    _common(p)
+    p.add_argument("proposal_id")
+    p.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
+
+    p = sub.add_parser("reject", help="drop a proposal")
+    _common(p)
+    p.add_argument("proposal_id")
+
+    p = sub.add_parser("recover", help="complete or report interrupted transactions")
+    _common(p)
+    p.add_argument("transaction_id", nargs="?")
 
     p = sub.add_parser("token", help="manage the callers allowed over HTTP")
     tsub = p.add_subparsers(dest="token_command", required=True, metavar="ACTION")
@@ -269,6 +296,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             cmd = args.command
             if cmd == "grant":
                 return grant_command(args, hoard)
+            if cmd in WRITE_COMMANDS:
+                return write_command(args, hoard)
             if cmd == "search":
                 _emit(
                     args,

@@ -137,6 +137,140 @@ class AccessRequestResult:
     message: str
 
 
+@dataclass
+class Preflight:
+    current_revision: str | None
+    revision_check: str
+    """``create``, ``overwrite``, ``exists`` (no expected_revision, a file is there) or
+    ``conflict`` (expected_revision is not the current one)."""
+    violations: list[dict[str, str]]
+    duplicates: list[str]
+    obligations: list[str]
+
+
+@dataclass
+class WriteResult:
+    status: str
+    path: str
+    revision: str | None
+    previous_revision: str | None
+    proposal_id: str | None = None
+    expires_at: str | None = None
+    diff: str | None = None
+    preflight: Preflight | None = None
+
+
+@dataclass
+class FileNoteResult:
+    status: str
+    path: str
+    transaction_id: str | None
+    note_revision: str | None
+    index_path: str
+    index_revision: str | None
+    index_changed: bool
+    proposal_id: str | None = None
+    expires_at: str | None = None
+    diff: str | None = None
+    preflight: Preflight | None = None
+
+
+@dataclass
+class ArchiveResult:
+    status: str
+    path: str
+    revision_id: str | None
+    sha256: str
+    reason: str
+    inbound_links: list[str]
+    proposal_id: str | None = None
+    expires_at: str | None = None
+    diff: str | None = None
+
+
+@dataclass
+class RestoreResult:
+    status: str
+    path: str
+    revision_id: str
+    revision: str
+    proposal_id: str | None = None
+    expires_at: str | None = None
+
+
+@dataclass
+class RevisionInfo:
+    revision_id: str
+    sha256: str
+    size: int
+    reason: str
+    caller: str
+    at: str
+
+
+@dataclass
+class EventInfo:
+    at: str
+    tool: str
+    caller: str
+    decision: str
+    before: str | None
+    after: str | None
+    reason: str | None
+
+
+@dataclass
+class HistoryResult:
+    path: str
+    revisions: list[RevisionInfo]
+    events: list[EventInfo]
+
+
+@dataclass
+class RevisionContent:
+    revision_id: str
+    path: str
+    sha256: str
+    size: int
+    content: str
+    encoding: str
+    """``utf-8``, or ``base64`` for bytes that are not UTF-8 (exact bytes either way)."""
+
+
+@dataclass
+class ProposalInfo:
+    proposal_id: str
+    tool: str
+    path: str
+    caller: str
+    created_at: str
+    expires_at: str
+    diff: str
+
+
+@dataclass
+class ProposalsResult:
+    proposals: list[ProposalInfo]
+
+
+@dataclass
+class RejectResult:
+    proposal_id: str
+    status: str
+
+
+@dataclass
+class RecoverItem:
+    transaction_id: str
+    state: str
+    detail: str | None
+
+
+@dataclass
+class RecoverResult:
+    transactions: list[RecoverItem]
+
+
 def to_json(obj: Any) -> Any:
     """Plain JSON-able data from a result dataclass (recursively)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hoard.adapters.atomic import sweep_staging
 from hoard.adapters.graph import backlinks, broken_links, outgoing
 from hoard.adapters.index import Index, ProgressFn, jsonable
 from hoard.adapters.ledger import AccessRequest, Ledger
@@ -51,6 +52,7 @@ from hoard.models import (
     SearchHit,
     SearchResult,
 )
+from hoard.writes import WritePath
 
 log = logging.getLogger("hoard")
 
@@ -94,6 +96,9 @@ class Hoard:
         self.searcher = Fts5Searcher(self.index, self.config)
         self.fallback = SubstringSearcher(self.vault, self.config)
         self._startup = self.index.open_checked(progress)
+        self.owner = OWNER
+        self.writes = WritePath(self)
+        self._recover_at_startup()
         self._last_walk = time.monotonic()
         self._repair_lock = threading.Lock()
         self._repairing = False
@@ -101,6 +106,26 @@ class Hoard:
         if watch:
             self.watcher = Watcher(self.vault.root, self.index)
             self.watcher.start()
+
+    def _recover_at_startup(self) -> None:
+        """Sweep stage files a crash left behind; finish journaled transactions that can be
+        finished safely, and log the ones that cannot."""
+        for rel in sweep_staging(self.vault):
+            log.warning("removed a stage file left by an interrupted write: %s", rel)
+        pending = self.writes.records.unfinished_transactions()
+        if not pending:
+            return
+        for item in self.writes.recover(caller=OWNER).transactions:
+            if item.state == "done":
+                log.warning("completed interrupted transaction %s", item.transaction_id)
+            else:
+                log.error(
+                    "transaction %s is %s: %s (hoard recover %s)",
+                    item.transaction_id,
+                    item.state,
+                    item.detail,
+                    item.transaction_id,
+                )
 
     def close(self) -> None:
         if self.watcher is not None:
@@ -145,7 +170,7 @@ class Hoard:
         now = time.time()
         return lambda path: may_see(path, caller, protected, grants, now)
 
-    def _check_visible(self, path: str, caller: Caller) -> None:
+    def check_visible(self, path: str, caller: Caller) -> None:
         if caller.owner or not is_protected(path, self.config.protected):
             return
         seen = self.visibility(caller)
@@ -292,7 +317,7 @@ class Hoard:
         self, path: str, offset: int = 0, max_bytes: int | None = None, caller: Caller = OWNER
     ) -> ReadResult:
         self._require(caller, "read")
-        self._check_visible(normalize_note_path(path), caller)
+        self.check_visible(normalize_note_path(path), caller)
         ceiling = self.config.limits.read_max_bytes
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidArgument("offset must be a whole number of bytes, 0 or more")
@@ -375,7 +400,7 @@ class Hoard:
     def links(self, path: str, caller: Caller = OWNER) -> LinksResult:
         self._require(caller, "read")
         rel = normalize_note_path(path)
-        self._check_visible(rel, caller)
+        self.check_visible(rel, caller)
         seen = self.visibility(caller)
         self.index.refresh_paths([rel])
         conn = self.index.reader()

@@ -43,6 +43,74 @@ MIGRATIONS: tuple[str, ...] = (
       decision TEXT
     );
     """,
+    # 2: preserved revisions, mutation events, proposals, the transaction journal.
+    # Append-only: decisions and outcomes are rows of their own, never updates.
+    """
+    CREATE TABLE revisions(
+      revision_id TEXT PRIMARY KEY,
+      path TEXT NOT NULL,
+      sha256 TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      content BLOB NOT NULL,
+      reason TEXT NOT NULL,
+      caller TEXT NOT NULL,
+      at REAL NOT NULL
+    );
+    CREATE INDEX revisions_path ON revisions(path, at);
+    CREATE TABLE events(
+      event_id INTEGER PRIMARY KEY AUTOINCREMENT,
+      at REAL NOT NULL,
+      tool TEXT NOT NULL,
+      caller TEXT NOT NULL,
+      path TEXT,
+      before TEXT,
+      after TEXT,
+      decision TEXT NOT NULL,
+      reason TEXT
+    );
+    CREATE INDEX events_path ON events(path, event_id);
+    CREATE TABLE proposals(
+      proposal_id TEXT PRIMARY KEY,
+      caller TEXT NOT NULL,
+      tool TEXT NOT NULL,
+      path TEXT NOT NULL,
+      content BLOB NOT NULL,
+      expected_revision TEXT,
+      base_revision TEXT,
+      args TEXT NOT NULL,
+      diff TEXT NOT NULL,
+      created_at REAL NOT NULL,
+      expires_at REAL NOT NULL
+    );
+    CREATE TABLE proposal_decisions(
+      proposal_id TEXT PRIMARY KEY REFERENCES proposals(proposal_id),
+      decision TEXT NOT NULL,
+      caller TEXT NOT NULL,
+      at REAL NOT NULL
+    );
+    CREATE TABLE transactions(
+      txn_id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      intent TEXT NOT NULL,
+      checksum TEXT NOT NULL,
+      caller TEXT NOT NULL,
+      at REAL NOT NULL
+    );
+    CREATE TABLE transaction_blobs(
+      txn_id TEXT NOT NULL REFERENCES transactions(txn_id),
+      path TEXT NOT NULL,
+      content BLOB NOT NULL,
+      PRIMARY KEY(txn_id, path)
+    );
+    CREATE TABLE transaction_outcomes(
+      outcome_id INTEGER PRIMARY KEY AUTOINCREMENT,
+      txn_id TEXT NOT NULL REFERENCES transactions(txn_id),
+      state TEXT NOT NULL,
+      detail TEXT,
+      at REAL NOT NULL
+    );
+    CREATE INDEX transaction_outcomes_txn ON transaction_outcomes(txn_id, outcome_id);
+    """,
 )
 
 
@@ -107,6 +175,11 @@ class Ledger:
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            yield self._conn
 
     def close(self) -> None:
         with self._lock:

@@ -64,7 +64,7 @@ def error_result(exc: HoardError) -> CallToolResult:
     )
 
 
-def _tool(fn: Callable[..., Any]) -> Callable[..., Any]:
+def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a service call into a tool result: structured content plus its JSON text, or
     the SPEC error object."""
 
@@ -101,6 +101,9 @@ class HoardMCP:
             log_level="WARNING",
         )
         self._register()
+        from hoard.surfaces.mcp_write_tools import register_write_tools
+
+        register_write_tools(self)
 
     def caller_of(self, ctx: Context) -> Caller:
         try:
@@ -118,7 +121,7 @@ class HoardMCP:
         hoard = self.hoard
         srv = self.server
 
-        @_tool
+        @tool_result
         def vault_search(
             query: Annotated[str, Field(description="What to look for; any text is valid.")],
             ctx: Context,
@@ -133,7 +136,7 @@ class HoardMCP:
         ) -> SearchResult:
             return hoard.search(query, limit, folder, mode, rerank, caller=self.caller_of(ctx))
 
-        @_tool
+        @tool_result
         def vault_read(
             path: Annotated[
                 str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")
@@ -146,7 +149,7 @@ class HoardMCP:
         ) -> ReadResult:
             return hoard.read(path, offset, max_bytes, caller=self.caller_of(ctx))
 
-        @_tool
+        @tool_result
         def vault_list(
             ctx: Context,
             path: Annotated[str, Field(description="Folder to list; empty for the root.")] = "",
@@ -155,18 +158,18 @@ class HoardMCP:
         ) -> ListResult:
             return hoard.list(path, recursive, limit, caller=self.caller_of(ctx))
 
-        @_tool
+        @tool_result
         def vault_links(
             path: Annotated[str, Field(description="Vault-relative note path.")],
             ctx: Context,
         ) -> LinksResult:
             return hoard.links(path, caller=self.caller_of(ctx))
 
-        @_tool
+        @tool_result
         def vault_policy(ctx: Context) -> PolicyResult:
             return hoard.policy(self.caller_of(ctx))
 
-        @_tool
+        @tool_result
         def vault_request_access(
             glob: Annotated[str, Field(description="The notes you need, e.g. finance/**.")],
             reason: Annotated[str, Field(description="Why, in a sentence, for the owner.")],

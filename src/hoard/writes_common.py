@@ -1,0 +1,52 @@
+"""Small helpers shared by the write modules: times, and a folder's _INDEX.md."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hoard.core import gates
+from hoard.core.links import extract_links, link_key, note_keys
+from hoard.core.paths import folder_of
+
+INDEX_NAME = "_INDEX.md"
+
+
+def iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def index_path_for(rel: str) -> str:
+    folder = folder_of(rel)
+    return f"{folder}/{INDEX_NAME}" if folder else INDEX_NAME
+
+
+def links_to(index_raw: bytes, note: str) -> bool:
+    """Does this _INDEX.md text already link the note (by stem or by path)?"""
+    pkey, skey = note_keys(note)
+    folder = folder_of(note).lower()
+    for ln in extract_links(index_raw.decode("utf-8", "replace")):
+        key = link_key(ln.target)
+        if key in (pkey, skey) or (folder and f"{folder}/{key}" == pkey):
+            return True
+    return False
+
+
+def add_index_line(index_raw: bytes | None, rel: str, line: str, title: str) -> bytes:
+    """The folder index with ``line`` added: before a Related block if there is one (it must
+    stay byte-identical), else at the end. A missing index is created with valid
+    frontmatter."""
+    if index_raw is None:
+        folder = folder_of(rel) or "vault"
+        slug = "".join(c if c.isalnum() else "-" for c in folder.lower()).strip("-") or "vault"
+        slug = "-".join(p for p in slug.split("-") if p) or "vault"
+        head = (
+            f"---\ntitle: {folder} index\ntype: index\nstatus: active\n"
+            f"tags: [index, {slug if slug != 'index' else 'folder'}]\n"
+            f"updated: {datetime.now(UTC).date().isoformat()}\n---\n# {title}\n\n"
+        )
+        return (head + line + "\n").encode("utf-8")
+    related = gates.related_block(index_raw)
+    body = index_raw[: len(index_raw) - len(related)] if related is not None else index_raw
+    if body and not body.endswith(b"\n"):
+        body += b"\n"
+    return body + line.encode("utf-8") + b"\n" + (related or b"")
