@@ -402,6 +402,7 @@ class Hoard:
         rel = normalize_note_path(path)
         self.check_visible(rel, caller)
         seen = self.visibility(caller)
+        self.ensure_fresh()
         self.index.refresh_paths([rel])
         conn = self.index.reader()
         row = conn.execute("SELECT id FROM notes WHERE path = ?", (rel,)).fetchone()

@@ -35,7 +35,7 @@ from hoard.errors import HoardError, IoError
 
 log = logging.getLogger("hoard.index")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 FM_OBSERVATION_BYTES = 16 * 1024
 INDEX_MISSING = "index is missing"
@@ -64,6 +64,10 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
   tokenize = '{TOKENIZER}'
 );
 CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+CREATE VIRTUAL TABLE words USING fts5(
+  title, body, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE words_vocab USING fts5vocab(words, 'row');
 CREATE TABLE links(
   src INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
   target TEXT NOT NULL,
@@ -151,9 +155,10 @@ class Index:
         self.fingerprint = config_fingerprint(config)
         self._write_lock = threading.RLock()
         self._writer: sqlite3.Connection | None = None
-        self._writer_ino: tuple[int, int] | None = None
+        self._writer_ino: object = None
         self._local = threading.local()
         self.generation = 0
+        self._swaps = 0
         """Bumped on every in-process change; with the file's identity, a content token."""
         self.last_problem: str | None = None
         """Why the index was last rebuilt at open, for ``hoard check`` and logs."""
@@ -179,12 +184,15 @@ class Index:
         return conn
 
     def reader(self) -> sqlite3.Connection:
-        """This thread's read connection, reopened when the file was swapped underneath."""
-        fid = self._file_id()
+        """This thread's read connection, reopened when the file was swapped underneath
+        (its identity is the inode plus this process's swap count: a rebuilt file can reuse
+        the inode number of the one it replaced)."""
+        fid = (self._file_id(), self._swaps)
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None and self._local.fid == fid:
             return conn
         if conn is not None:
+            self._local.conn = None
             conn.close()
         conn = self._connect()
         conn.execute("PRAGMA query_only=ON")
@@ -195,12 +203,13 @@ class Index:
     @contextlib.contextmanager
     def writer(self) -> Iterator[sqlite3.Connection]:
         with self._write_lock:
-            fid = self._file_id()
+            fid = (self._file_id(), self._swaps)
             if self._writer is None or self._writer_ino != fid:
                 if self._writer is not None:
                     self._writer.close()
+                    self._writer = None
                 self._writer = self._connect()
-                self._writer_ino = self._file_id()
+                self._writer_ino = fid
             yield self._writer
 
     def reader_token(self) -> tuple[object, int]:
@@ -272,6 +281,9 @@ class Index:
                     failed += 1
                 if progress is not None and (i % 256 == 0 or i + 1 == len(stats)):
                     progress(i + 1, len(stats))
+            conn.execute(
+                "INSERT INTO words(rowid, title, body) SELECT rowid, title, body FROM notes_fts"
+            )
             conn.execute("COMMIT")
             conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")
             conn.execute("PRAGMA journal_mode=WAL")
@@ -286,6 +298,7 @@ class Index:
                     os.unlink(str(self.path) + suffix)
             os.replace(tmp, self.path)
             self.generation += 1
+            self._swaps += 1
         return SyncReport(
             added=len(stats) - failed, failed=failed, elapsed_ms=(time.perf_counter() - t0) * 1000
         )
@@ -371,6 +384,12 @@ class Index:
         row = conn.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
         if row is None:
             return
+        old = conn.execute("SELECT title, body FROM notes_fts WHERE rowid=?", (row[0],)).fetchone()
+        if old is not None:  # a contentless table forgets a row given its exact old text
+            conn.execute(
+                "INSERT INTO words(words, rowid, title, body) VALUES('delete', ?, ?, ?)",
+                (row[0], old[0], old[1]),
+            )
         conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
         conn.execute("DELETE FROM links WHERE src=?", (row[0],))
         conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
@@ -425,6 +444,11 @@ class Index:
                 alt_text(words),
             ),
         )
+        if not fresh:
+            conn.execute(
+                "INSERT INTO words(rowid, title, body) VALUES(?, ?, ?)",
+                (rowid, title_text, doc.body),
+            )
         if doc.links:
             conn.executemany(
                 "INSERT INTO links(src, target, target_key, stem_key, heading, alias, embed, "

@@ -9,6 +9,7 @@ index is unusable: a bounded, chunked scan of the files themselves.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -16,21 +17,26 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hoard.adapters.index import Index, rank_multiplier
-from hoard.adapters.typos import Stemmer, Vocabulary
+from hoard.adapters.typos import Vocabulary
 from hoard.adapters.vault import Vault
 from hoard.config import Config
+from hoard.core.fold import fold_variants, needs_fold
 from hoard.core.frontmatter import split_frontmatter
 from hoard.core.note import parse_note
 from hoard.core.paths import folder_of
 from hoard.core.query import (
     Chunk,
     build_expression,
+    is_prefix_eligible,
     max_edits,
     parse_natural,
 )
 from hoard.errors import BadQuery, HoardError
 
 Visible = Callable[[str], bool]
+
+PREFIX_COMPLETIONS = 4
+"""How many words as written a prefix term also matches exactly (most common first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +98,6 @@ class Fts5Searcher:
     def __init__(self, index: Index, config: Config) -> None:
         self.index = index
         self.config = config
-        self.stemmer = Stemmer()
         self.vocab = Vocabulary(self._load_vocab)
         s = config.search
         self._weights = (
@@ -111,7 +116,7 @@ class Fts5Searcher:
         self._validator_lock = threading.Lock()
 
     def _load_vocab(self) -> list[tuple[str, int]]:
-        return [(t, d) for t, d in self.index.reader().execute("SELECT term, doc FROM notes_vocab")]
+        return [(t, d) for t, d in self.index.reader().execute("SELECT term, doc FROM words_vocab")]
 
     # -- query construction --------------------------------------------------------------------
 
@@ -128,44 +133,45 @@ class Fts5Searcher:
             except sqlite3.Error as exc:
                 raise BadQuery(f"bad FTS5 query: {exc}", query=expr) from exc
 
-    def _term_has_hits(self, conn: sqlite3.Connection, stem: str) -> bool:
-        row = conn.execute(
-            "SELECT 1 FROM notes_vocab WHERE term >= ? AND term < ? LIMIT 1",
-            (stem, stem + "\U0010ffff"),
-        ).fetchone()
-        return row is not None
+    def _words_with_prefix(self, conn: sqlite3.Connection, prefix: str, most: int) -> list[str]:
+        """Words as written that start with ``prefix``, most common first."""
+        rows = conn.execute(
+            "SELECT term FROM words_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?",
+            (prefix, prefix + "\U0010ffff", most),
+        ).fetchall()
+        return [r[0] for r in rows]
 
-    def _typo_corrections(
+    def _expansions(
         self, conn: sqlite3.Connection, chunks: list[Chunk]
-    ) -> dict[int, list[str]]:
+    ) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+        """Per chunk: prefix completions (words as written that start with the term; the
+        porter index cannot complete ``optimiz`` to ``optimization``) and typo corrections
+        for terms that match no word at all."""
         s = self.config.search
-        out: dict[int, list[str]] = {}
+        prefixes: dict[int, list[str]] = {}
+        typos: dict[int, list[str]] = {}
         token: object = None
         for i, chunk in enumerate(chunks):
             term = chunk.single
             if term is None or chunk.alternatives:
                 continue
-            edits = max_edits(term, s.typo_min_length, s.typo_two_edits_length)
-            if edits == 0:
+            completions: list[str] = []
+            if is_prefix_eligible(term, s.prefix_min_length):
+                completions = self._words_with_prefix(conn, term, PREFIX_COMPLETIONS + 1)
+                extra = [w for w in completions if w != term][:PREFIX_COMPLETIONS]
+                if extra:
+                    prefixes[i] = extra
+            if completions or not s.typo:
                 continue
-            stem = self.stemmer.stem(term)
-            if self._term_has_hits(conn, stem):
+            edits = max_edits(term, s.typo_min_length, s.typo_two_edits_length)
+            if edits == 0 or self._words_with_prefix(conn, term, 1):
                 continue
             if token is None:
                 token = self.index.reader_token()
-            fixes = self.vocab.corrections(stem, edits, token)
-            # A stem the query word merely extends ("optimiz" -> "optim") is a match too.
-            for cut in range(len(stem) - 1, max(3, len(stem) - 3), -1):
-                head = stem[:cut]
-                if (
-                    head not in fixes
-                    and conn.execute("SELECT 1 FROM notes_vocab WHERE term = ?", (head,)).fetchone()
-                ):
-                    fixes.append(head)
-                    break
+            fixes = self.vocab.corrections(term, edits, token)
             if fixes:
-                out[i] = fixes
-        return out
+                typos[i] = fixes
+        return prefixes, typos
 
     # -- running -------------------------------------------------------------------------------
 
@@ -199,9 +205,8 @@ class Fts5Searcher:
             chunks = parse_natural(req.query, self._stopwords)
             if not chunks:
                 return SearchOutcome([], self.name)
-            expr = build_expression(chunks, s.prefix_min_length)
-            if s.typo:
-                corrections = self._typo_corrections(conn, chunks)
+            completions, corrections = self._expansions(conn, chunks)
+            expr = build_expression(chunks, s.prefix_min_length, completions)
         fetch = max(50, req.limit * 5)
         rows = self._run(conn, expr, req, fetch)
         scores: dict[int, tuple[float, bool, tuple[Any, ...]]] = {
@@ -209,7 +214,11 @@ class Fts5Searcher:
         }
         snippet_expr = expr
         if corrections:
-            expr_all = build_expression(chunks, s.prefix_min_length, corrections)
+            merged = {
+                i: completions.get(i, []) + corrections.get(i, [])
+                for i in set(completions) | set(corrections)
+            }
+            expr_all = build_expression(chunks, s.prefix_min_length, merged)
             snippet_expr = expr_all
             for r in self._run(conn, expr_all, req, fetch):
                 penalised = r[5] * s.typo_penalty
@@ -224,13 +233,13 @@ class Fts5Searcher:
             if req.visible is not None and not req.visible(r[1]):
                 hidden += 1
                 continue
-            hits.append(Hit(r[1], r[2], round(score, 6), "", r[3], None, typo_only, r[0]))
+            hits.append(Hit(r[1], r[2], _sig(score), "", r[3], None, typo_only, r[0]))
             fm_raw[r[0]] = r[4]
         page = diversify(hits, s.folder_cap)[: req.limit]
         for h in page:
             raw = fm_raw.get(h.rowid)
             h.frontmatter = json.loads(raw) if raw else None
-        self._add_snippets(conn, snippet_expr, page)
+        self._add_snippets(conn, snippet_expr, page, chunks)
         return SearchOutcome(
             page,
             self.name,
@@ -238,19 +247,54 @@ class Fts5Searcher:
             corrections={chunks[i].tokens[0]: v for i, v in corrections.items()},
         )
 
-    def _add_snippets(self, conn: sqlite3.Connection, expr: str, page: list[Hit]) -> None:
+    def _add_snippets(
+        self, conn: sqlite3.Connection, expr: str, page: list[Hit], chunks: list[Chunk]
+    ) -> None:
+        """Snippets from the body's original text around the best match. A note matched only
+        through a fold variant (``smoerrebroed`` for ``Smørrebrød``) has no match SQLite can
+        mark in the body, so the window is found by folding the body's words instead."""
         if not page:
             return
-        ntok = max(8, min(64, self.config.search.snippet_chars // 6))
+        width = self.config.search.snippet_chars
+        ntok = max(8, min(64, width // 6))
         by_id = {h.rowid: h for h in page}
         marks = ",".join("?" * len(by_id))
         rows = conn.execute(
-            f"SELECT rowid, snippet(notes_fts, 3, '', '', '…', ?) FROM notes_fts "
+            f"SELECT rowid, snippet(notes_fts, 3, '\x02', '\x03', '…', ?) FROM notes_fts "
             f"WHERE notes_fts MATCH ? AND rowid IN ({marks})",
             [ntok, expr, *by_id],
         ).fetchall()
+        needles = [c.tokens[0] for c in chunks if c.single is not None]
         for rowid, snip in rows:
-            by_id[rowid].snippet = _tidy(snip, self.config.search.snippet_chars)
+            if "\x02" not in snip and needles:
+                body = conn.execute(
+                    "SELECT body FROM notes_fts WHERE rowid = ?", (rowid,)
+                ).fetchone()
+                found = _folded_window(body[0] if body else "", needles, width)
+                if found is not None:
+                    snip = found
+            by_id[rowid].snippet = _tidy(snip.replace("\x02", "").replace("\x03", ""), width)
+
+
+def _sig(score: float) -> float:
+    """Six significant digits: BM25 gives words in most notes a tiny IDF, and rounding to
+    decimal places would flatten those scores to zero."""
+    return float(f"{score:.6g}")
+
+
+_BODY_WORD = re.compile(r"\w+")
+
+
+def _folded_window(body: str, needles: list[str], width: int) -> str | None:
+    for m in _BODY_WORD.finditer(body):
+        word = m.group(0)
+        if not needs_fold(word):
+            continue
+        variants = fold_variants(word)
+        if any(v.startswith(n) for v in variants for n in needles):
+            start = max(0, m.start() - width // 3)
+            return ("…" if start else "") + body[start : start + width]
+    return None
 
 
 def _tidy(snippet: str, limit: int) -> str:
@@ -315,7 +359,7 @@ class SubstringSearcher:
                 Hit(
                     fs.path,
                     doc.title,
-                    round(score, 6),
+                    _sig(score),
                     _window(text, first, self.config.search.snippet_chars),
                     folder_of(fs.path),
                     None,

@@ -1,47 +1,21 @@
-"""Typo tolerance: the index vocabulary and edit-distance lookups over it.
+"""Typo tolerance: the vocabulary of words as written and edit-distance lookups over it.
 
-Python's ``sqlite3`` cannot load ``spellfix1``, so hoard keeps the FTS5 vocabulary (stems, as
-the ``porter`` tokenizer wrote them) in memory, bucketed by length, and asks ``rapidfuzz``
-for terms within an OSA distance (a transposition is one edit). Query words are stemmed by
-SQLite's own tokenizer (:class:`Stemmer`) so both sides speak the same stems.
+Python's ``sqlite3`` cannot load ``spellfix1``. The index keeps a second, contentless FTS5
+table (``words``: titles and bodies, no stemming, no positions) whose vocabulary is every word
+as written; hoard loads it into memory bucketed by length and asks ``rapidfuzz`` for words
+within an OSA distance (a transposition is one edit). Comparing words, not porter stems,
+keeps the edit budget honest: ``elxphanxs`` is two edits from ``elephants``, but nowhere
+near the stem ``eleph``.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
 
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
-
-from hoard.adapters.index import TOKENIZER
-
-
-class Stemmer:
-    """SQLite's porter tokenizer, used from Python: the exact stems the index holds."""
-
-    def __init__(self) -> None:
-        self._conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-        self._conn.execute(f"CREATE VIRTUAL TABLE q USING fts5(x, tokenize='{TOKENIZER}')")
-        self._conn.execute("CREATE VIRTUAL TABLE qv USING fts5vocab(q, 'instance')")
-        self._lock = threading.Lock()
-        self._cache: dict[str, str] = {}
-
-    def stem(self, word: str) -> str:
-        hit = self._cache.get(word)
-        if hit is not None:
-            return hit
-        with self._lock:
-            self._conn.execute("DELETE FROM q")
-            self._conn.execute("INSERT INTO q(x) VALUES(?)", (word,))
-            rows = self._conn.execute("SELECT term FROM qv ORDER BY offset").fetchall()
-        stem = rows[0][0] if len(rows) == 1 else word
-        if len(self._cache) > 50_000:
-            self._cache.clear()
-        self._cache[word] = stem
-        return stem
 
 
 class Vocabulary:
@@ -75,20 +49,20 @@ class Vocabulary:
         self._loaded_at = now
         self._token = token
 
-    def corrections(self, stem: str, edits: int, token: object, most: int = 3) -> list[str]:
-        """Index terms within ``edits`` of ``stem`` (not ``stem`` itself), best first:
-        fewest edits, then most documents."""
+    def corrections(self, word: str, edits: int, token: object, most: int = 3) -> list[str]:
+        """Words within ``edits`` of ``word`` (not ``word`` itself), best first: fewest
+        edits, then most documents."""
         if edits <= 0:
             return []
         with self._lock:
             self._ensure(token)
             pool: list[str] = []
-            for n in range(len(stem) - edits, len(stem) + edits + 1):
+            for n in range(len(word) - edits, len(word) + edits + 1):
                 pool.extend(self._by_len.get(n, ()))
             df = self._df
-        found = extract(stem, pool, scorer=OSA.distance, score_cutoff=edits, limit=None)
+        found = extract(word, pool, scorer=OSA.distance, score_cutoff=edits, limit=None)
         ranked = sorted(
-            ((term, dist) for term, dist, _ in found if term != stem),
+            ((term, dist) for term, dist, _ in found if term != word),
             key=lambda td: (td[1], -df.get(td[0], 0), td[0]),
         )
         return [t for t, _ in ranked[:most]]

@@ -65,7 +65,7 @@ class Vault:
                 try:
                     nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
                 except OSError as exc:
-                    if exc.errno == errno.ELOOP:
+                    if exc.errno == errno.ELOOP or _is_symlink(part, fd):
                         raise PathRejected(
                             f"path {rel!r} goes through a symlink", path=rel
                         ) from exc
@@ -231,6 +231,13 @@ class Vault:
             if recursive:
                 stack.extend(reversed(subdirs))
         return rel, entries, truncated
+
+
+def _is_symlink(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _nfc(s: str) -> str:
