@@ -388,9 +388,7 @@ class Hoard:
         seen = self.visibility(caller)
         if seen is not None and path and not seen(normalize_rel_path(path) + "/"):
             raise Protected(f"{path!r} is protected", path=path)
-        rel, entries, truncated = self.vault.list_dir(path or "", recursive, limit)
-        if seen is not None:
-            entries = [e for e in entries if seen(e.path + "/" if e.kind == "folder" else e.path)]
+        rel, entries, truncated = self.vault.list_dir(path or "", recursive, limit, seen)
         return ListResult(
             path=rel,
             entries=[ListEntry(e.path, e.kind, e.size, _iso(e.mtime)) for e in entries],

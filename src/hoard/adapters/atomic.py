@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from hoard.adapters import failpoints
-from hoard.adapters.vault import STAGING_PREFIX, Vault
+from hoard.adapters.vault import STAGING_PREFIX, Vault, on_disk_name
 from hoard.errors import Busy, Exists, IoError, PathRejected
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -70,6 +70,7 @@ def _open_dir(vault: Vault, rel_dir: str, create: bool) -> int:
     fd = os.open(vault.root, _DIR_FLAGS)
     try:
         for part in [p for p in rel_dir.split("/") if p]:
+            part = on_disk_name(fd, part)
             try:
                 nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
             except FileNotFoundError:
@@ -137,6 +138,7 @@ def replace(vault: Vault, rel: str, data: bytes, point: str = "write") -> None:
     except OSError as exc:
         raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
     try:
+        name = on_disk_name(dfd, name)
         try:
             st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
             if not stat.S_ISREG(st.st_mode):
@@ -169,6 +171,7 @@ def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore"
     except OSError as exc:
         raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
     try:
+        name = on_disk_name(dfd, name)
         stage = _stage(dfd, data, _default_mode(), point)
         try:
             os.link(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=False)
@@ -190,7 +193,7 @@ def unlink(vault: Vault, rel: str) -> None:
     try:
         dfd = _open_dir(vault, head, create=False)
         try:
-            os.unlink(name, dir_fd=dfd)
+            os.unlink(on_disk_name(dfd, name), dir_fd=dfd)
             os.fsync(dfd)
         finally:
             os.close(dfd)

@@ -141,6 +141,19 @@ class Fts5Searcher:
         ).fetchall()
         return [r[0] for r in rows]
 
+    @staticmethod
+    def _matches_anything(conn: sqlite3.Connection, term: str) -> bool:
+        """Does the term match as the index sees it (stemmed, folded, any column)? Only a
+        term that matches nothing at all is a typo."""
+        quoted = '"' + term.replace('"', '""') + '"'
+        return (
+            conn.execute(
+                "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1",
+                (f"{quoted} OR {quoted}*",),
+            ).fetchone()
+            is not None
+        )
+
     def _expansions(
         self, conn: sqlite3.Connection, chunks: list[Chunk]
     ) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
@@ -164,7 +177,7 @@ class Fts5Searcher:
             if completions or not s.typo:
                 continue
             edits = max_edits(term, s.typo_min_length, s.typo_two_edits_length)
-            if edits == 0 or self._words_with_prefix(conn, term, 1):
+            if edits == 0 or self._matches_anything(conn, term):
                 continue
             if token is None:
                 token = self.index.reader_token()
@@ -240,12 +253,39 @@ class Fts5Searcher:
             raw = fm_raw.get(h.rowid)
             h.frontmatter = json.loads(raw) if raw else None
         self._add_snippets(conn, snippet_expr, page, chunks)
+        if req.visible is not None and corrections:
+            corrections = self._shown_corrections(conn, corrections, page)
         return SearchOutcome(
             page,
             self.name,
             hidden=hidden,
             corrections={chunks[i].tokens[0]: v for i, v in corrections.items()},
         )
+
+    @staticmethod
+    def _shown_corrections(
+        conn: sqlite3.Connection, corrections: dict[int, list[str]], page: list[Hit]
+    ) -> dict[int, list[str]]:
+        """Only corrections that occur in a result this caller may see: the vocabulary
+        spans protected notes, and a correction must never name a word only they hold."""
+        ids = [h.rowid for h in page]
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        out: dict[int, list[str]] = {}
+        for i, words in corrections.items():
+            kept = [
+                w
+                for w in words
+                if conn.execute(
+                    f"SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks}) "
+                    "LIMIT 1",
+                    ['"' + w.replace('"', '""') + '"', *ids],
+                ).fetchone()
+            ]
+            if kept:
+                out[i] = kept
+        return out
 
     def _add_snippets(
         self, conn: sqlite3.Connection, expr: str, page: list[Hit], chunks: list[Chunk]

@@ -11,14 +11,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from hoard.config import Config
 from hoard.core.globs import matches_any
 from hoard.core.paths import normalize_note_path, normalize_rel_path
-from hoard.errors import InvalidArgument, IoError, NotFound, PathRejected, TooLarge
+from hoard.errors import HoardError, InvalidArgument, IoError, NotFound, PathRejected, TooLarge
 
 STAGING_PREFIX = ".hoard-stage-"
 
@@ -62,6 +62,7 @@ class Vault:
         fd = os.open(self.root, _DIR_FLAGS)
         try:
             for part in parts[:-1]:
+                part = on_disk_name(fd, part)
                 try:
                     nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
                 except OSError as exc:
@@ -77,7 +78,7 @@ class Vault:
         except BaseException:
             os.close(fd)
             raise
-        return fd, parts[-1]
+        return fd, on_disk_name(fd, parts[-1])
 
     def read_note(self, path: str, max_bytes: int | None = None) -> tuple[str, bytes, int]:
         """Read a note's bytes: ``(normalised path, bytes, full size)``. ``max_bytes`` caps
@@ -129,6 +130,19 @@ class Vault:
         """``lstat`` a normalised note path; ``None`` when it is gone or not a regular file."""
         try:
             st = os.lstat(self.root / rel)
+        except FileNotFoundError:
+            if rel.isascii():
+                return None
+            try:  # perhaps stored decomposed (NFD)
+                dfd, name = self._open_parent(rel)
+            except (OSError, HoardError):
+                return None
+            try:
+                st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+            except OSError:
+                return None
+            finally:
+                os.close(dfd)
         except OSError:
             return None
         if not stat.S_ISREG(st.st_mode):
@@ -173,21 +187,30 @@ class Vault:
         for sub in subdirs:
             yield from self._walk_dir(sub)
 
-    def list_dir(self, path: str, recursive: bool, limit: int) -> tuple[str, list[Entry], bool]:
-        """The live listing of a folder: ``(normalised path, entries, truncated)``."""
+    def list_dir(
+        self,
+        path: str,
+        recursive: bool,
+        limit: int,
+        visible: Callable[[str], bool] | None = None,
+    ) -> tuple[str, list[Entry], bool]:
+        """The live listing of a folder: ``(normalised path, entries, truncated)``. Entries
+        ``visible`` refuses (folders are asked as ``path/``) are left out before the limit
+        counts, so hidden notes neither shorten a page nor show as truncation."""
         rel = normalize_rel_path(path, allow_root=True)
         if rel:
             try:
-                dfd, name = self._open_parent(rel + "/x")
-            except FileNotFoundError as exc:
+                dfd, _ = self._open_parent(rel + "/x")
+            except (FileNotFoundError, NotFound) as exc:
                 raise NotFound(f"no folder at {rel!r}", path=rel) from exc
             os.close(dfd)
-            del name
             if self.is_ignored(rel + "/"):
                 raise NotFound(f"no folder at {rel!r} (ignored by hoard.toml)", path=rel)
         base = self.root / rel if rel else self.root
         if not base.is_dir() or base.is_symlink():
-            raise NotFound(f"no folder at {rel!r}", path=rel)
+            raise NotFound(
+                f"no folder at {rel!r}" + (" (it is a file)" if base.exists() else ""), path=rel
+            )
         entries: list[Entry] = []
         truncated = False
         stack = [rel]
@@ -212,10 +235,14 @@ class Vault:
                 if stat.S_ISDIR(st.st_mode):
                     if self.is_ignored(child + "/"):
                         continue
+                    if visible is not None and not visible(child + "/"):
+                        continue
                     kind = "folder"
                     subdirs.append(child)
                 elif stat.S_ISREG(st.st_mode):
                     if self.is_ignored(child):
+                        continue
+                    if visible is not None and not visible(child):
                         continue
                     kind = "note" if entry.name.lower().endswith(".md") else "file"
                 else:
@@ -231,6 +258,29 @@ class Vault:
             if recursive:
                 stack.extend(reversed(subdirs))
         return rel, entries, truncated
+
+
+def on_disk_name(dir_fd: int, name: str) -> str:
+    """The entry of this folder that ``name`` (NFC) identifies. Note identity is NFC, but a
+    file made on macOS may be stored decomposed (NFD): such a name is found by comparing
+    the folder's entries in NFC. An exact match always wins."""
+    if name.isascii():
+        return name
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        return name
+    except OSError:
+        pass
+    import unicodedata
+
+    try:
+        entries = os.listdir(dir_fd)
+    except OSError:
+        return name
+    for entry in entries:
+        if not entry.isascii() and unicodedata.normalize("NFC", entry) == name:
+            return entry
+    return name
 
 
 def _is_symlink(name: str, dir_fd: int) -> bool:

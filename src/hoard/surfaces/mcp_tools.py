@@ -17,12 +17,13 @@ from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from hoard import __version__
 from hoard.core.policy import Caller
-from hoard.errors import HoardError, IoError, NotFound
+from hoard.errors import HoardError, InvalidArgument, IoError, TooLarge
 from hoard.models import (
     AccessRequestResult,
     LinksResult,
@@ -86,13 +87,32 @@ def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+class _Server(MCPServer):
+    """The SDK's server, with one change: arguments its schema rejects come back as the
+    SPEC's ``invalid_argument`` error object, like every other refusal (the SDK's own text
+    is not JSON and names pydantic internals)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+                for err in cause.errors()
+            )
+            return error_result(InvalidArgument(f"bad arguments for {name}: {problems}", tool=name))
+
+
 class HoardMCP:
     """Builds the ``MCPServer`` for one :class:`Hoard` and a default caller."""
 
     def __init__(self, hoard: Hoard, default_caller: Caller) -> None:
         self.hoard = hoard
         self.default_caller = default_caller
-        self.server = MCPServer(
+        self.server = _Server(
             "hoard",
             title="hoard",
             description="Governed, searchable long-term memory over a folder of Markdown notes.",
@@ -242,15 +262,12 @@ class HoardMCP:
         def note_resource(path: str, ctx: Context) -> str:
             try:
                 result = hoard.read(path, caller=self.caller_of(ctx))
-            except HoardError as exc:
-                raise ValueError(json.dumps(exc.to_object(), ensure_ascii=False)) from exc
-            if result.truncated:
-                raise ValueError(
-                    json.dumps(
-                        NotFound(
-                            "note is larger than one response; use vault_read with offsets",
-                            path=result.path,
-                        ).to_object()
+                if result.truncated:
+                    raise TooLarge(
+                        "the note is larger than one response; use vault_read with offsets",
+                        path=result.path,
+                        size=result.size,
                     )
-                )
+            except HoardError as exc:
+                raise ResourceError(json.dumps(exc.to_object(), ensure_ascii=False)) from exc
             return result.content
