@@ -57,6 +57,7 @@ class SearchConfig:
     typo_two_edits_length: int = 8
     typo_penalty: float = 0.6
     folder_cap: int = 3
+    common_share: float = 0.4
     snippet_chars: int = 240
     frontmatter_keys: tuple[str, ...] = (
         "title",
@@ -230,6 +231,12 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "correction (keeps them below exact matches).",
         ),
         "folder_cap": (_int(1, 1000), "Most hits from one folder before the others in a page."),
+        "common_share": (
+            _num(0, 1),
+            "In a query of several words, a word found in more than this share of the notes "
+            "is left out (BM25 gives it almost no weight, and it is most of the cost); 1 keeps "
+            "every word.",
+        ),
         "snippet_chars": (_int(40, 4000), "Length of a result snippet, in characters."),
         "frontmatter_keys": (_strs, "Frontmatter keys shown with each search result."),
     },

@@ -159,6 +159,7 @@ class Index:
         self._local = threading.local()
         self.generation = 0
         self._swaps = 0
+        self._count_cache: tuple[object, int] | None = None
         """Bumped on every in-process change; with the file's identity, a content token."""
         self.last_problem: str | None = None
         """Why the index was last rebuilt at open, for ``hoard check`` and logs."""
@@ -470,6 +471,16 @@ class Index:
         return True
 
     # -- small reads ---------------------------------------------------------------------------
+
+    def note_count_cached(self) -> int:
+        """The note count, re-read only when the index changed in this process."""
+        token = self.reader_token()
+        cached = self._count_cache
+        if cached is not None and cached[0] == token:
+            return cached[1]
+        n = self.note_count()
+        self._count_cache = (token, n)
+        return n
 
     def note_count(self) -> int:
         return int(self.reader().execute("SELECT count(*) FROM notes").fetchone()[0])

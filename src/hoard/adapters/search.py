@@ -9,7 +9,6 @@ index is unusable: a bounded, chunked scan of the files themselves.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -20,7 +19,6 @@ from hoard.adapters.index import Index, rank_multiplier
 from hoard.adapters.typos import Vocabulary
 from hoard.adapters.vault import Vault
 from hoard.config import Config
-from hoard.core.fold import fold_variants, needs_fold
 from hoard.core.frontmatter import split_frontmatter
 from hoard.core.note import parse_note
 from hoard.core.paths import folder_of
@@ -31,9 +29,12 @@ from hoard.core.query import (
     max_edits,
     parse_natural,
 )
+from hoard.core.snippet import best_window
 from hoard.errors import BadQuery, HoardError
 
 Visible = Callable[[str], bool]
+
+FTS_OPERATORS = frozenset({"and", "or", "not", "near"})
 
 PREFIX_COMPLETIONS = 4
 """How many words as written a prefix term also matches exactly (most common first)."""
@@ -142,24 +143,40 @@ class Fts5Searcher:
         return [r[0] for r in rows]
 
     @staticmethod
-    def _matches_anything(conn: sqlite3.Connection, term: str) -> bool:
-        """Does the term match as the index sees it (stemmed, folded, any column)? Only a
-        term that matches nothing at all is a typo."""
+    def _matches_anything(conn: sqlite3.Connection, term: str, prefix: bool) -> bool:
+        """Does the term match as the index sees it (stemmed, folded, any column)?"""
         quoted = '"' + term.replace('"', '""') + '"'
-        return (
-            conn.execute(
-                "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1",
-                (f"{quoted} OR {quoted}*",),
-            ).fetchone()
-            is not None
-        )
+        expr = f"{quoted} OR {quoted}*" if prefix else quoted
+        row = conn.execute("SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1", (expr,))
+        return row.fetchone() is not None
+
+    def _drop_common(self, conn: sqlite3.Connection, chunks: list[Chunk]) -> list[Chunk]:
+        """Leave out words found in more than ``common_share`` of the notes when the query
+        has other words: BM25 gives them almost no weight, yet scoring every note that holds
+        them is most of a query's time."""
+        share = self.config.search.common_share
+        if len(chunks) < 2 or share >= 1.0:
+            return chunks
+        total = self.index.note_count_cached()
+        if total < 50:
+            return chunks
+        kept: list[Chunk] = []
+        for c in chunks:
+            if c.single is not None:
+                row = conn.execute(
+                    "SELECT doc FROM words_vocab WHERE term = ?", (c.single,)
+                ).fetchone()
+                if row is not None and row[0] > share * total:
+                    continue
+            kept.append(c)
+        return kept or chunks
 
     def _expansions(
         self, conn: sqlite3.Connection, chunks: list[Chunk]
     ) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
-        """Per chunk: prefix completions (words as written that start with the term; the
-        porter index cannot complete ``optimiz`` to ``optimization``) and typo corrections
-        for terms that match no word at all."""
+        """For a term that matches nothing as the index sees it (stemmed, folded, as a
+        prefix): the words as written that start with it (the porter index cannot complete
+        ``optimiz`` to ``optimization``), else typo corrections."""
         s = self.config.search
         prefixes: dict[int, list[str]] = {}
         typos: dict[int, list[str]] = {}
@@ -168,16 +185,22 @@ class Fts5Searcher:
             term = chunk.single
             if term is None or chunk.alternatives:
                 continue
-            completions: list[str] = []
-            if is_prefix_eligible(term, s.prefix_min_length):
-                completions = self._words_with_prefix(conn, term, PREFIX_COMPLETIONS + 1)
-                extra = [w for w in completions if w != term][:PREFIX_COMPLETIONS]
+            prefix = is_prefix_eligible(term, s.prefix_min_length)
+            if self._matches_anything(conn, term, prefix):
+                continue
+            if prefix:
+                extra = [
+                    w
+                    for w in self._words_with_prefix(conn, term, PREFIX_COMPLETIONS + 1)
+                    if w != term
+                ][:PREFIX_COMPLETIONS]
                 if extra:
                     prefixes[i] = extra
-            if completions or not s.typo:
+                    continue
+            if not s.typo:
                 continue
             edits = max_edits(term, s.typo_min_length, s.typo_two_edits_length)
-            if edits == 0 or self._matches_anything(conn, term):
+            if edits == 0:
                 continue
             if token is None:
                 token = self.index.reader_token()
@@ -210,12 +233,16 @@ class Fts5Searcher:
         s = self.config.search
         conn = self.index.reader()
         corrections: dict[int, list[str]] = {}
+        completions: dict[int, list[str]] = {}
         chunks: list[Chunk] = []
         if req.mode == "fts":
             self.check_fts_syntax(req.query)
             expr = req.query
+            chunks = [
+                c for c in parse_natural(req.query, FTS_OPERATORS) if c.single not in FTS_OPERATORS
+            ]
         else:
-            chunks = parse_natural(req.query, self._stopwords)
+            chunks = self._drop_common(conn, parse_natural(req.query, self._stopwords))
             if not chunks:
                 return SearchOutcome([], self.name)
             completions, corrections = self._expansions(conn, chunks)
@@ -225,14 +252,12 @@ class Fts5Searcher:
         scores: dict[int, tuple[float, bool, tuple[Any, ...]]] = {
             r[0]: (r[5], False, r) for r in rows
         }
-        snippet_expr = expr
         if corrections:
             merged = {
                 i: completions.get(i, []) + corrections.get(i, [])
                 for i in set(completions) | set(corrections)
             }
             expr_all = build_expression(chunks, s.prefix_min_length, merged)
-            snippet_expr = expr_all
             for r in self._run(conn, expr_all, req, fetch):
                 penalised = r[5] * s.typo_penalty
                 prev = scores.get(r[0])
@@ -252,7 +277,9 @@ class Fts5Searcher:
         for h in page:
             raw = fm_raw.get(h.rowid)
             h.frontmatter = json.loads(raw) if raw else None
-        self._add_snippets(conn, snippet_expr, page, chunks)
+        terms = [t for c in chunks for t in (*c.tokens, *c.alternatives)]
+        terms += [w for ws in (*completions.values(), *corrections.values()) for w in ws]
+        self._add_snippets(conn, page, terms)
         if req.visible is not None and corrections:
             corrections = self._shown_corrections(conn, corrections, page)
         return SearchOutcome(
@@ -287,59 +314,24 @@ class Fts5Searcher:
                 out[i] = kept
         return out
 
-    def _add_snippets(
-        self, conn: sqlite3.Connection, expr: str, page: list[Hit], chunks: list[Chunk]
-    ) -> None:
-        """Snippets from the body's original text around the best match. A note matched only
-        through a fold variant (``smoerrebroed`` for ``Smørrebrød``) has no match SQLite can
-        mark in the body, so the window is found by folding the body's words instead."""
+    def _add_snippets(self, conn: sqlite3.Connection, page: list[Hit], terms: list[str]) -> None:
+        """Snippets cut from each hit's original body text (see :mod:`hoard.core.snippet`)."""
         if not page:
             return
-        width = self.config.search.snippet_chars
-        ntok = max(8, min(64, width // 6))
         by_id = {h.rowid: h for h in page}
         marks = ",".join("?" * len(by_id))
         rows = conn.execute(
-            f"SELECT rowid, snippet(notes_fts, 3, '\x02', '\x03', '…', ?) FROM notes_fts "
-            f"WHERE notes_fts MATCH ? AND rowid IN ({marks})",
-            [ntok, expr, *by_id],
+            f"SELECT rowid, body FROM notes_fts WHERE rowid IN ({marks})", list(by_id)
         ).fetchall()
-        needles = [c.tokens[0] for c in chunks if c.single is not None]
-        for rowid, snip in rows:
-            if "\x02" not in snip and needles:
-                body = conn.execute(
-                    "SELECT body FROM notes_fts WHERE rowid = ?", (rowid,)
-                ).fetchone()
-                found = _folded_window(body[0] if body else "", needles, width)
-                if found is not None:
-                    snip = found
-            by_id[rowid].snippet = _tidy(snip.replace("\x02", "").replace("\x03", ""), width)
+        width = self.config.search.snippet_chars
+        for rowid, body in rows:
+            by_id[rowid].snippet = best_window(body or "", terms, width)
 
 
 def _sig(score: float) -> float:
     """Six significant digits: BM25 gives words in most notes a tiny IDF, and rounding to
     decimal places would flatten those scores to zero."""
     return float(f"{score:.6g}")
-
-
-_BODY_WORD = re.compile(r"\w+")
-
-
-def _folded_window(body: str, needles: list[str], width: int) -> str | None:
-    for m in _BODY_WORD.finditer(body):
-        word = m.group(0)
-        if not needs_fold(word):
-            continue
-        variants = fold_variants(word)
-        if any(v.startswith(n) for v in variants for n in needles):
-            start = max(0, m.start() - width // 3)
-            return ("…" if start else "") + body[start : start + width]
-    return None
-
-
-def _tidy(snippet: str, limit: int) -> str:
-    text = " ".join(snippet.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 class SubstringSearcher:

@@ -1,0 +1,130 @@
+"""Shared helpers for the bench scripts: where the evaluation data lives, machine facts for
+receipts, percentiles and plain-text tables. Benchmarks are not tests (see DESIGN.md §5)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sqlite3
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import hoard
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_ROOT = BENCH_DIR.parent
+RECEIPTS_DIR = BENCH_DIR / "receipts"
+
+
+def evaldata_dir() -> Path:
+    """``$HOARD_EVALDATA``, else ``../shared/evaldata`` beside the repository. Used by path:
+    the data is never copied into the project."""
+    env = os.environ.get("HOARD_EVALDATA")
+    return Path(env).expanduser().resolve() if env else (REPO_ROOT.parent / "shared" / "evaldata")
+
+
+def _mem_total_mb() -> int | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) // 1024
+    except OSError:
+        return None
+    return None
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def source_fingerprint() -> dict[str, Any]:
+    """Which hoard code was measured (no git here): a hash of every ``src/hoard`` Python
+    file, and the newest file's modification time."""
+    src = Path(hoard.__file__).resolve().parent
+    digest = hashlib.sha256()
+    newest = 0.0
+    for f in sorted(src.rglob("*.py")):
+        digest.update(str(f.relative_to(src)).encode() + b"\0" + f.read_bytes() + b"\0")
+        newest = max(newest, f.stat().st_mtime)
+    return {
+        "src_sha256": digest.hexdigest()[:16],
+        "src_newest_mtime": datetime.fromtimestamp(newest, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def machine_info() -> dict[str, Any]:
+    return {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu": _cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "mem_total_mb": _mem_total_mb(),
+        "python": sys.version.split()[0],
+        "python_impl": platform.python_implementation(),
+        "sqlite": sqlite3.sqlite_version,
+        "hoard": hoard.__version__,
+        **source_fingerprint(),
+        # Other work on the machine skews timings: keep the load beside them.
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def today() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d")
+
+
+def write_receipt(name: str, payload: dict[str, Any], path: Path | None = None) -> Path:
+    """Write ``bench/receipts/<name>-<date>.json`` (or ``path``) and return where."""
+    out = path if path is not None else RECEIPTS_DIR / f"{name}-{today()}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return out
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile, ``q`` in [0, 100]; NaN for no values."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    if len(s) == 1:
+        return s[0]
+    pos = (len(s) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown-compatible table with padded columns (numbers right-aligned)."""
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+
+    def numeric(cell: str) -> bool:
+        return cell.replace(".", "", 1).replace("-", "", 1).isdigit()
+
+    def fmt(row: Sequence[str]) -> str:
+        cells = [
+            c.rjust(widths[i]) if numeric(c) else c.ljust(widths[i]) for i, c in enumerate(row)
+        ]
+        return "| " + " | ".join(cells) + " |"
+
+    lines = [fmt(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines.extend(fmt(r) for r in rows)
+    return "\n".join(lines)
