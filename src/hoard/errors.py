@@ -42,6 +42,8 @@ class HoardError(Exception):
         super().__init__(message)
         self.message = message
         self.details: dict[str, Any] = details
+        self.ledgered = False
+        """Set once the write path has recorded this refusal as a ledger event."""
 
     def to_object(self) -> dict[str, Any]:
         """The SPEC error object: ``{"error": CODE, "message": ..., **details}``."""

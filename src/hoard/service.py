@@ -112,7 +112,9 @@ class Hoard:
         finished safely, and log the ones that cannot."""
         for rel in sweep_staging(self.vault):
             log.warning("removed a stage file left by an interrupted write: %s", rel)
-        pending = self.writes.records.unfinished_transactions()
+        if n := self.writes.reconcile_intents():
+            log.warning("recorded the outcome of %d change(s) a crash interrupted", n)
+        pending = self.writes.records.unfinished_transactions(include_stuck=True)
         if not pending:
             return
         for item in self.writes.recover(caller=OWNER).transactions:

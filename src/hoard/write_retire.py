@@ -78,6 +78,7 @@ class Retirement:
                 "vault_archive", caller, rel, lambda: current.revision, gate
             )
             sha = revision_of(raw)
+            self.core.refresh(rel)  # a note saved since the last sync must resolve its links
             inbound = [p for p in backlinks(self.core.hoard.index.reader(), rel) if p != rel]
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
@@ -95,17 +96,37 @@ class Retirement:
                     p.diff,
                 )
             failpoints.hit("archive.locked")
-            rev = self.core.records.preserve(rel, raw, reason, caller.name)
+            intent, rev = self.core.records.begin_change(
+                "vault_archive", caller.name, rel, raw, None, reason
+            )
+            assert rev is not None
             failpoints.hit("archive.preserved")
             try:
                 atomic.unlink(self.core.vault, rel)
             except HoardError as exc:
-                self.core.refused("vault_archive", caller, rel, sha, exc)
+                self.core.records.event(
+                    "vault_archive",
+                    caller.name,
+                    rel,
+                    sha,
+                    sha,
+                    "failed",
+                    f"{exc.code}: {exc.message}",
+                    intent_id=intent,
+                )
+                exc.ledgered = True
                 raise
             failpoints.hit("archive.unlinked")
             self.core.refresh(rel)
             self.core.records.event(
-                "vault_archive", caller.name, rel, sha, None, reason, rev.revision_id
+                "vault_archive",
+                caller.name,
+                rel,
+                sha,
+                None,
+                reason,
+                rev.revision_id,
+                intent_id=intent,
             )
         return ArchiveResult("archived", rel, rev.revision_id, sha, reason, inbound)
 
@@ -142,10 +163,23 @@ class Retirement:
                 return RestoreResult(
                     "proposed", rel, revision_id, rev.sha256, p.proposal_id, iso(p.expires_at)
                 )
+            intent, _ = self.core.records.begin_change(
+                "vault_restore", caller.name, rel, None, rev.sha256, "restored"
+            )
             try:
                 atomic.create_exclusive(self.core.vault, rel, content, "restore")
             except HoardError as exc:
-                self.core.refused("vault_restore", caller, rel, None, exc)
+                self.core.records.event(
+                    "vault_restore",
+                    caller.name,
+                    rel,
+                    None,
+                    None,
+                    "failed",
+                    f"{exc.code}: {exc.message}",
+                    intent_id=intent,
+                )
+                exc.ledgered = True
                 raise
             written = self.core.current(rel)
             if written.revision != rev.sha256:
@@ -155,7 +189,14 @@ class Retirement:
                 )
             self.core.refresh(rel)
             self.core.records.event(
-                "vault_restore", caller.name, rel, None, rev.sha256, "restored", revision_id
+                "vault_restore",
+                caller.name,
+                rel,
+                None,
+                rev.sha256,
+                "restored",
+                revision_id,
+                intent_id=intent,
             )
         return RestoreResult("restored", rel, revision_id, rev.sha256)
 

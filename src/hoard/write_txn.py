@@ -21,7 +21,7 @@ from hoard.models import (
     RecoverItem,
     RecoverResult,
 )
-from hoard.writes_common import add_index_line, index_path_for, iso, links_to
+from hoard.writes_common import add_index_line, encode_content, index_path_for, iso, links_to
 
 if TYPE_CHECKING:
     from hoard.writes import WritePath
@@ -48,15 +48,13 @@ class FileNotes:
     ) -> FileNoteResult:
         caller = caller or self.core.hoard.owner
         rel = self.core.target(path, caller)
-        if not isinstance(content, str):
-            raise InvalidArgument("content must be a string")
         idx = index_path_for(rel)
         if rel == idx:
             raise InvalidArgument("file the note itself, not the folder's _INDEX.md")
         line = index_line if index_line is not None else f"- [[{stem_of(rel)}]]"
         if "\n" in line or "\r" in line or not line.strip():
             raise InvalidArgument("index_line must be one non-empty line")
-        new = content.encode("utf-8")
+        new = encode_content(content)
         with atomic.locks(self.core.lock_dir, [rel, idx]):
             cur_note, cur_idx = self.core.current(rel), self.core.current(idx)
             new_idx = (
@@ -148,7 +146,12 @@ class FileNotes:
         )
 
     def roll_forward(
-        self, txn: str, files: list[dict[str, Any]], blobs: dict[str, bytes], caller: Caller
+        self,
+        txn: str,
+        files: list[dict[str, Any]],
+        blobs: dict[str, bytes],
+        caller: Caller,
+        last: tuple[str, str | None] = ("intent", None),
     ) -> tuple[str, str | None]:
         """Apply a journaled transaction, file by file, under locks the caller holds.
         Idempotent: a file already at its new revision is left alone. Never rebases: a file
@@ -164,6 +167,8 @@ class FileNotes:
                         f"{rel} moved since the intent (expected {f['base']}, found "
                         f"{current.revision}); not overwritten"
                     )
+                    if last == ("stuck", detail):
+                        return "stuck", detail  # already reported; nothing new to record
                     self.core.records.finish_transaction(txn, "stuck", detail)
                     self.core.records.event(
                         "vault_file_note",
@@ -187,6 +192,8 @@ class FileNotes:
                 )
         except HoardError as exc:
             self.core.records.finish_transaction(txn, "failed", f"{exc.code}: {exc.message}")
+            exc.details["transaction_id"] = txn
+            exc.message += f" (transaction {txn}: vault_recover completes it)"
             raise
         failpoints.hit("txn.done")
         self.core.records.finish_transaction(txn, "done")
@@ -198,7 +205,11 @@ class FileNotes:
         """Complete (or report) journaled transactions: one, or every unfinished one."""
         caller = caller or self.core.hoard.owner
         gates.require_scope(caller, "write")
-        ids = [transaction_id] if transaction_id else self.core.records.unfinished_transactions()
+        ids = (
+            [transaction_id]
+            if transaction_id
+            else self.core.records.unfinished_transactions(include_stuck=True)
+        )
         out: list[RecoverItem] = []
         for txn_id in ids:
             txn, blobs = self.core.records.transaction(txn_id)
@@ -208,7 +219,9 @@ class FileNotes:
             files = txn.intent["files"]
             with atomic.locks(self.core.lock_dir, [f["path"] for f in files]):
                 try:
-                    state, detail = self.roll_forward(txn_id, files, blobs, caller)
+                    state, detail = self.roll_forward(
+                        txn_id, files, blobs, caller, (txn.state, txn.detail)
+                    )
                 except HoardError as exc:
                     state, detail = "failed", f"{exc.code}: {exc.message}"
             out.append(RecoverItem(txn_id, state, detail))

@@ -9,9 +9,10 @@ ever deleted: archiving preserves the exact bytes first and only then unlinks.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from hoard.adapters import atomic, failpoints
@@ -32,13 +33,16 @@ from hoard.errors import (
     ProposalNotFound,
 )
 from hoard.models import (
+    ArchiveResult,
+    FileNoteResult,
     Preflight,
     ProposalInfo,
     ProposalsResult,
     RejectResult,
+    RestoreResult,
     WriteResult,
 )
-from hoard.writes_common import index_path_for, iso, links_to
+from hoard.writes_common import encode_content, index_path_for, iso, links_to
 
 if TYPE_CHECKING:
     from hoard.service import Hoard
@@ -58,11 +62,52 @@ class WritePath:
         self.lock_dir = hoard.state_dir / "locks"
         self._notes = FileNotes(self)
         self._retire = Retirement(self)
-        self.file_note = self._notes.file_note
         self.recover = self._notes.recover
-        self.archive = self._retire.archive
-        self.restore = self._retire.restore
         self.history = self._retire.history
+
+    def file_note(
+        self,
+        path: str,
+        content: str,
+        index_line: str | None = None,
+        expected_revision: str | None = None,
+        dry_run: bool = False,
+        caller: Caller | None = None,
+        *,
+        confirming: bool = False,
+    ) -> FileNoteResult:
+        caller = caller or self.hoard.owner
+        with self.attempt("vault_file_note", caller, path):
+            return self._notes.file_note(
+                path, content, index_line, expected_revision, dry_run, caller, confirming=confirming
+            )
+
+    def archive(
+        self,
+        path: str,
+        reason: str,
+        expected_revision: str,
+        caller: Caller | None = None,
+        *,
+        confirming: bool = False,
+    ) -> ArchiveResult:
+        caller = caller or self.hoard.owner
+        with self.attempt("vault_archive", caller, path):
+            return self._retire.archive(
+                path, reason, expected_revision, caller, confirming=confirming
+            )
+
+    def restore(
+        self,
+        revision_id: str,
+        path: str | None = None,
+        caller: Caller | None = None,
+        *,
+        confirming: bool = False,
+    ) -> RestoreResult:
+        caller = caller or self.hoard.owner
+        with self.attempt("vault_restore", caller, path):
+            return self._retire.restore(revision_id, path, caller, confirming=confirming)
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -84,6 +129,7 @@ class WritePath:
     def refused(
         self, tool: str, caller: Caller, rel: str | None, before: str | None, exc: HoardError
     ) -> None:
+        exc.ledgered = True
         try:
             self.records.event(
                 tool, caller.name, rel, before, None, "refused", f"{exc.code}: {exc.message}"[:1000]
@@ -195,10 +241,21 @@ class WritePath:
         confirming: bool = False,
     ) -> WriteResult:
         caller = caller or self.hoard.owner
+        with self.attempt(tool, caller, path):
+            return self._write(path, content, expected_revision, dry_run, caller, tool, confirming)
+
+    def _write(
+        self,
+        path: str,
+        content: str,
+        expected_revision: str | None,
+        dry_run: bool,
+        caller: Caller,
+        tool: str,
+        confirming: bool,
+    ) -> WriteResult:
         rel = self.target(path, caller)
-        if not isinstance(content, str):
-            raise InvalidArgument("content must be a string")
-        new = content.encode("utf-8")
+        new = encode_content(content)
         if dry_run:
             current = self.current(rel)
             pre = self.preflight(rel, new, current, caller, expected_revision)
@@ -243,18 +300,70 @@ class WritePath:
         reason: str,
         point: str = "write",
     ) -> None:
-        """Preserve, then replace; under the caller's lock."""
+        """Preserve and record the intent (one durable transaction), replace, record the
+        outcome; under the caller's lock."""
+        after = revision_of(new)
+        intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
         if current.raw is not None:
-            self.records.preserve(rel, current.raw, reason, caller.name)
             failpoints.hit(f"{point}.preserved")
         try:
-            atomic.replace(self.vault, rel, new, point)
+            atomic.replace(self.vault, rel, new, point, previous=current.raw)
         except HoardError as exc:
-            self.refused(tool, caller, rel, current.revision, exc)
+            self.records.event(
+                tool,
+                caller.name,
+                rel,
+                current.revision,
+                None,
+                "failed",
+                f"{exc.code}: {exc.message}"[:1000],
+                intent_id=intent,
+            )
+            exc.ledgered = True
             raise
         self.refresh(rel)
         failpoints.hit(f"{point}.indexed")
-        self.records.event(tool, caller.name, rel, current.revision, revision_of(new), "written")
+        self.records.event(
+            tool, caller.name, rel, current.revision, after, "written", intent_id=intent
+        )
+
+    @contextlib.contextmanager
+    def attempt(self, tool: str, caller: Caller, path: object) -> Iterator[None]:
+        """Every attempt that is refused leaves a ledger event, whatever gate refused it
+        (scope, grant, path, lock, contract, revision)."""
+        try:
+            yield
+        except HoardError as exc:
+            if not exc.ledgered:
+                rel = path if isinstance(path, str) else None
+                self.refused(tool, caller, rel, None, exc)
+            raise
+
+    def reconcile_intents(self) -> int:
+        """Record the outcome of changes a crash interrupted, from the files as they are."""
+        done = 0
+        for intent_id, e in self.records.open_intents():
+            if e.path is None:
+                continue
+            now = self.current(e.path).revision
+            if now == e.after:
+                decision = "written" if e.after is not None else e.reason or "archived"
+            elif now == e.before:
+                decision = "not_written"
+            else:
+                decision = "unknown"
+            self.records.event(
+                e.tool,
+                e.caller,
+                e.path,
+                e.before,
+                now,
+                decision,
+                "reconciled at startup after an interrupted change",
+                intent_id=intent_id,
+            )
+            done += 1
+        return done
 
     # -- proposals -------------------------------------------------------------------------------
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from datetime import UTC, datetime
 
 from hoard.core import gates
 from hoard.core.links import extract_links, link_key, note_keys
 from hoard.core.paths import folder_of
+from hoard.errors import InvalidArgument
 
 INDEX_NAME = "_INDEX.md"
 
@@ -37,11 +41,13 @@ def add_index_line(index_raw: bytes | None, rel: str, line: str, title: str) -> 
     frontmatter."""
     if index_raw is None:
         folder = folder_of(rel) or "vault"
-        slug = "".join(c if c.isalnum() else "-" for c in folder.lower()).strip("-") or "vault"
-        slug = "-".join(p for p in slug.split("-") if p) or "vault"
+        ascii_name = unicodedata.normalize("NFKD", folder.lower()).encode("ascii", "ignore")
+        slug = "-".join(re.findall(r"[a-z0-9]+", ascii_name.decode())) or "folder"
+        if slug == "index":
+            slug = "folder"
         head = (
-            f"---\ntitle: {folder} index\ntype: index\nstatus: active\n"
-            f"tags: [index, {slug if slug != 'index' else 'folder'}]\n"
+            f"---\ntitle: {json.dumps(folder + ' index', ensure_ascii=False)}\ntype: index\n"
+            f"status: active\ntags: [index, {slug}]\n"
             f"updated: {datetime.now(UTC).date().isoformat()}\n---\n# {title}\n\n"
         )
         return (head + line + "\n").encode("utf-8")
@@ -50,3 +56,14 @@ def add_index_line(index_raw: bytes | None, rel: str, line: str, title: str) -> 
     if body and not body.endswith(b"\n"):
         body += b"\n"
     return body + line.encode("utf-8") + b"\n" + (related or b"")
+
+
+def encode_content(content: object) -> bytes:
+    if not isinstance(content, str):
+        raise InvalidArgument("content must be a string")
+    try:
+        return content.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidArgument(
+            f"content is not valid Unicode text (a lone surrogate at character {exc.start})"
+        ) from exc

@@ -33,8 +33,10 @@ LOCK_TIMEOUT_S = 10.0
 
 
 @contextlib.contextmanager
-def path_lock(lock_dir: Path, rel: str, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """Hold the exclusive lock for one note path (across threads and processes)."""
+def path_lock(lock_dir: Path, rel: str, timeout: float | None = None) -> Iterator[None]:
+    """Hold the exclusive lock for one note path (across threads and processes); ``busy``
+    after ``timeout`` seconds (default :data:`LOCK_TIMEOUT_S`, read at call time)."""
+    timeout = LOCK_TIMEOUT_S if timeout is None else timeout
     lock_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     name = hashlib.sha256(rel.encode("utf-8")).hexdigest()[:32] + ".lock"
     fd = os.open(lock_dir / name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -129,8 +131,12 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def replace(vault: Vault, rel: str, data: bytes, point: str = "write") -> None:
+def replace(
+    vault: Vault, rel: str, data: bytes, point: str = "write", previous: bytes | None = None
+) -> None:
     """Atomically put ``data`` at ``rel`` (creating folders), keeping an existing file's mode.
+    ``previous`` is what the file held (``None``: no file): if the folder cannot be synced
+    after the rename, the old state is put back, so a failed write changes nothing.
     Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.renamed``, ``.dir_fsync``."""
     head, name = _split(rel)
     try:
@@ -139,13 +145,14 @@ def replace(vault: Vault, rel: str, data: bytes, point: str = "write") -> None:
         raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
     try:
         name = on_disk_name(dfd, name)
+        old: os.stat_result | None
         try:
-            st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-            if not stat.S_ISREG(st.st_mode):
+            old = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+            if not stat.S_ISREG(old.st_mode):
                 raise PathRejected(f"{rel!r} is not a regular file", path=rel)
-            mode = stat.S_IMODE(st.st_mode)
+            mode = stat.S_IMODE(old.st_mode)
         except FileNotFoundError:
-            mode = _default_mode()
+            old, mode = None, _default_mode()
         stage = _stage(dfd, data, mode, point)
         try:
             os.rename(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd)
@@ -154,12 +161,39 @@ def replace(vault: Vault, rel: str, data: bytes, point: str = "write") -> None:
                 os.unlink(stage, dir_fd=dfd)
             raise
         failpoints.hit(f"{point}.renamed")
-        failpoints.hit(f"{point}.dir_fsync")
-        os.fsync(dfd)
+        try:
+            failpoints.hit(f"{point}.dir_fsync")
+            os.fsync(dfd)
+        except OSError:
+            _put_back(dfd, name, previous, mode, old)
+            raise
     except OSError as exc:
         raise IoError(f"writing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
     finally:
         os.close(dfd)
+
+
+def _put_back(
+    dfd: int, name: str, previous: bytes | None, mode: int, old: os.stat_result | None
+) -> None:
+    """Undo a rename whose folder could not be synced: the old bytes and times go back
+    (best effort; the caller reports the original error either way)."""
+    try:
+        if previous is None:
+            os.unlink(name, dir_fd=dfd)
+        else:
+            back = _stage(dfd, previous, mode, "rollback")
+            if old is not None:
+                os.utime(
+                    back, ns=(old.st_atime_ns, old.st_mtime_ns), dir_fd=dfd, follow_symlinks=False
+                )
+            os.rename(back, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    except OSError as exc:
+        import logging
+
+        logging.getLogger("hoard.atomic").error(
+            "could not undo a failed write of %s: %s", name, exc
+        )
 
 
 def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore") -> None:

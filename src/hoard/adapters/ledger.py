@@ -66,9 +66,11 @@ MIGRATIONS: tuple[str, ...] = (
       before TEXT,
       after TEXT,
       decision TEXT NOT NULL,
-      reason TEXT
+      reason TEXT,
+      intent_id INTEGER
     );
     CREATE INDEX events_path ON events(path, event_id);
+    CREATE INDEX events_intent ON events(intent_id);
     CREATE TABLE proposals(
       proposal_id TEXT PRIMARY KEY,
       caller TEXT NOT NULL,

