@@ -19,10 +19,10 @@ from hoard import __version__
 from hoard.cli_admin import grant_command, serve_command, token_command
 from hoard.cli_writes import WRITE_COMMANDS, write_command
 from hoard.core.policy import SCOPES, WRITE_MODES
+from hoard.defaults import DEFAULT_HOST, DEFAULT_PORT
 from hoard.errors import HoardError
 from hoard.models import to_json
 from hoard.service import Hoard
-from hoard.surfaces.http import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1

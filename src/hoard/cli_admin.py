@@ -8,9 +8,9 @@ import sys
 
 from hoard.adapters.tokens import TokenStore, default_tokens_path
 from hoard.core.policy import LOCAL_DEFAULT, Caller
+from hoard.defaults import DEFAULT_HOST, DEFAULT_PORT
 from hoard.errors import InvalidArgument, NotFound
 from hoard.service import Hoard
-from hoard.surfaces.http import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_OK = 0
 

@@ -95,17 +95,34 @@ class Hoard:
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
         self.searcher = Fts5Searcher(self.index, self.config)
         self.fallback = SubstringSearcher(self.vault, self.config)
-        self._startup = self.index.open_checked(progress)
+        self.watcher: Watcher | None = Watcher(self.vault.root, self.index) if watch else None
+        self._startup = self.index.open_checked(
+            progress, self.watcher.start if self.watcher is not None else None
+        )
         self.owner = OWNER
         self.writes = WritePath(self)
         self._recover_at_startup()
         self._last_walk = time.monotonic()
         self._repair_lock = threading.Lock()
         self._repairing = False
-        self.watcher: Watcher | None = None
         if watch:
-            self.watcher = Watcher(self.vault.root, self.index)
-            self.watcher.start()
+            # A long-running server also runs the deep integrity check (startup trusted a
+            # file that passed it before and has not changed since) and warms the typo
+            # vocabulary, both off the request path.
+            threading.Thread(
+                target=self._background_start, name="hoard-deep-check", daemon=True
+            ).start()
+
+    def _background_start(self) -> None:
+        try:
+            problem = self.index.check(deep=True)
+            if problem is not None:
+                log.warning("the deep index check failed (%s); rebuilding", problem)
+                self._schedule_repair()
+                return
+            self.searcher.vocab.warm(self.index.reader_token())
+        except Exception as exc:  # a background check must never take the server down
+            log.warning("background index check failed: %s", exc)
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be

@@ -160,6 +160,7 @@ class Index:
         self.generation = 0
         self._swaps = 0
         self._count_cache: tuple[object, int] | None = None
+        self._known: tuple[object, dict[str, tuple[int, int]]] | None = None
         """Bumped on every in-process change; with the file's identity, a content token."""
         self.last_problem: str | None = None
         """Why the index was last rebuilt at open, for ``hoard check`` and logs."""
@@ -219,8 +220,11 @@ class Index:
     def close(self) -> None:
         with self._write_lock:
             if self._writer is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._writer.close()
                 self._writer = None
+                self.mark_verified()
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()
@@ -228,36 +232,95 @@ class Index:
 
     # -- opening, checking, rebuilding --------------------------------------------------------
 
-    def check(self) -> str | None:
-        """``None`` when the index file is sound and built for this config, else why not."""
+    @property
+    def _verified_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".verified")
+
+    def _file_signature(self) -> dict[str, Any] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return {
+            "dev": st.st_dev,
+            "ino": st.st_ino,
+            "size": st.st_size,
+            "mtime_ns": st.st_mtime_ns,
+            "fingerprint": self.fingerprint,
+        }
+
+    def mark_verified(self) -> None:
+        """Remember that the file as it is now passed the deep checks (or was just built or
+        cleanly closed by us)."""
+        sig = self._file_signature()
+        if sig is not None:
+            with contextlib.suppress(OSError):
+                tmp = self._verified_path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(sig))
+                os.replace(tmp, self._verified_path)
+
+    def _unchanged_since_verified(self) -> bool:
+        try:
+            recorded = json.loads(self._verified_path.read_text())
+        except (OSError, ValueError):
+            return False
+        return bool(recorded == self._file_signature())
+
+    def check(self, deep: bool = True) -> str | None:
+        """``None`` when the index file is sound and built for this config, else why not.
+        The deep checks (``quick_check`` and the FTS5 ``integrity-check``) run unless
+        ``deep`` is false and the file is byte-for-byte the one that last passed them (same
+        inode, size and mtime). A busy database is not a broken one: it is reported as
+        ``None`` after the lock wait, and the next check looks again."""
         if not self.path.exists():
             return INDEX_MISSING
         try:
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
             try:
-                row = conn.execute("PRAGMA quick_check").fetchone()
-                if not row or row[0] != "ok":
-                    return f"quick_check failed: {row[0] if row else 'no answer'}"
                 fp = conn.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
                 if not fp or fp[0] != self.fingerprint:
                     return "index was built for another schema or config"
+                if not deep and self._unchanged_since_verified():
+                    return None
+                row = conn.execute("PRAGMA quick_check").fetchone()
+                if not row or row[0] != "ok":
+                    return f"quick_check failed: {row[0] if row else 'no answer'}"
                 conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('integrity-check')")
             finally:
                 conn.close()
         except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+                log.warning("index is busy (another process is writing); not checked now")
+                return None
             return f"index is unusable: {exc}"
+        self.mark_verified()
         return None
 
-    def open_checked(self, progress: ProgressFn | None = None) -> SyncReport:
-        """Startup: trust the index only after it passes the checks, then bring it up to date
-        with a stat walk. A failing index is rebuilt from the Markdown."""
-        problem = self.check()
+    def open_checked(
+        self, progress: ProgressFn | None = None, before_sync: Callable[[], None] | None = None
+    ) -> SyncReport:
+        """Startup: trust the index only after it passes the checks (a failing one is rebuilt
+        from the Markdown), run ``before_sync`` (start the watcher, so nothing changes
+        unseen between the walk and the watch), then bring it up to date with a stat walk."""
+        problem = self.check(deep=False)
+        rebuilt: SyncReport | None = None
         if problem is not None:
             self.last_problem = problem
             level = logging.INFO if problem == INDEX_MISSING else logging.WARNING
             log.log(level, "rebuilding the index: %s", problem)
-            return self.rebuild(progress)
-        return self.sync(progress)
+            rebuilt = self.rebuild(progress)
+        if before_sync is not None:
+            before_sync()
+        synced = self.sync(None if rebuilt else progress)
+        if rebuilt is None:
+            return synced
+        return SyncReport(
+            rebuilt.added + synced.added,
+            synced.updated,
+            synced.removed,
+            rebuilt.failed + synced.failed,
+            rebuilt.elapsed_ms + synced.elapsed_ms,
+        )
 
     def rebuild(self, progress: ProgressFn | None = None) -> SyncReport:
         """Build a fresh index beside the old one, then swap it in atomically."""
@@ -300,20 +363,29 @@ class Index:
             os.replace(tmp, self.path)
             self.generation += 1
             self._swaps += 1
+            self.mark_verified()
         return SyncReport(
             added=len(stats) - failed, failed=failed, elapsed_ms=(time.perf_counter() - t0) * 1000
         )
 
     # -- incremental sync ----------------------------------------------------------------------
 
+    def _known_stats(self) -> dict[str, tuple[int, int]]:
+        """(mtime_ns, size) of every indexed note, kept in memory between walks and updated
+        as this process changes the index (reloaded when the file is swapped; a stale entry
+        only costs a re-index, since every upsert replaces)."""
+        fid = (self._file_id(), self._swaps)
+        if self._known is None or self._known[0] != fid:
+            rows = self.reader().execute("SELECT path, mtime_ns, size FROM notes")
+            self._known = (fid, {p: (m, s) for p, m, s in rows})
+        return self._known[1]
+
     def sync(self, progress: ProgressFn | None = None) -> SyncReport:
         """Stat walk: compare (mtime_ns, size) of every note with the index; apply changes."""
         t0 = time.perf_counter()
-        on_disk = {fs.path: fs for fs in self.vault.walk()}
-        known = {
-            p: (m, s) for p, m, s in self.reader().execute("SELECT path, mtime_ns, size FROM notes")
-        }
-        changed = [fs for p, fs in on_disk.items() if known.get(p) != (fs.mtime_ns, fs.size)]
+        on_disk = self.vault.scan()
+        known = self._known_stats()
+        changed = [FileStat(p, st[0], st[1]) for p, st in on_disk.items() if known.get(p) != st]
         removed = [p for p in known if p not in on_disk]
         if not changed and not removed:
             return SyncReport(elapsed_ms=(time.perf_counter() - t0) * 1000)
@@ -365,10 +437,10 @@ class Index:
                     self._delete(conn, p)
                 for i, fs in enumerate(changed):
                     if fs.path in known:
-                        self._delete(conn, fs.path)
                         updated += 1
                     else:
                         added += 1
+                    self._delete(conn, fs.path)  # also covers another process's insert
                     if not self._upsert(conn, fs, fresh=False):
                         failed += 1
                     if progress is not None and i % 256 == 0:
@@ -377,7 +449,14 @@ class Index:
                 self.generation += 1
             except BaseException:
                 conn.execute("ROLLBACK")
+                self._known = None
                 raise
+        cache = self._known[1] if self._known is not None else None
+        if cache is not None:
+            for p in removed:
+                cache.pop(p, None)
+            for fs in changed:
+                cache[fs.path] = (fs.mtime_ns, fs.size)
         return SyncReport(added, updated, len(removed), failed)
 
     @staticmethod

@@ -66,11 +66,9 @@ MIGRATIONS: tuple[str, ...] = (
       before TEXT,
       after TEXT,
       decision TEXT NOT NULL,
-      reason TEXT,
-      intent_id INTEGER
+      reason TEXT
     );
     CREATE INDEX events_path ON events(path, event_id);
-    CREATE INDEX events_intent ON events(intent_id);
     CREATE TABLE proposals(
       proposal_id TEXT PRIMARY KEY,
       caller TEXT NOT NULL,
@@ -113,6 +111,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX transaction_outcomes_txn ON transaction_outcomes(txn_id, outcome_id);
     """,
+    # 3: an outcome event names the intent it completes (crash reconciliation)
+    """
+    ALTER TABLE events ADD COLUMN intent_id INTEGER;
+    CREATE INDEX events_intent ON events(intent_id);
+    """,
 )
 
 
@@ -138,6 +141,13 @@ class Ledger:
         self._conn = sqlite3.connect(
             path, timeout=10.0, check_same_thread=False, isolation_level=None
         )
+        version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > len(MIGRATIONS):
+            self._conn.close()
+            raise IoError(
+                f"{path} was written by a newer hoard (schema {version}; this one knows "
+                f"{len(MIGRATIONS)}); refusing to touch it"
+            )
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")

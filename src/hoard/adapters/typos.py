@@ -49,6 +49,11 @@ class Vocabulary:
         self._loaded_at = now
         self._token = token
 
+    def warm(self, token: object) -> None:
+        """Load the vocabulary now (a server does this at start, off the request path)."""
+        with self._lock:
+            self._ensure(token)
+
     def corrections(self, word: str, edits: int, token: object, most: int = 3) -> list[str]:
         """Words within ``edits`` of ``word`` (not ``word`` itself), best first: fewest
         edits, then most documents."""

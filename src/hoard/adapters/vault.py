@@ -151,6 +151,45 @@ class Vault:
 
     # -- walking ----------------------------------------------------------------------------
 
+    def scan(self) -> dict[str, tuple[int, int]]:
+        """The stat walk: ``{path: (mtime_ns, size)}`` of every note, the same notes as
+        :meth:`walk`, with as little Python per file as possible (it runs before searches
+        when no watcher does)."""
+        out: dict[str, tuple[int, int]] = {}
+        ignore = self.config.ignore
+        stack: list[tuple[str, str]] = [(str(self.root), "")]
+        while stack:
+            base, prefix = stack.pop()
+            try:
+                it = os.scandir(base)
+            except OSError:
+                continue
+            with it:
+                for entry in it:
+                    name = entry.name
+                    if name[0] == ".":
+                        continue
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            rel = prefix + name
+                            if not (ignore and self.is_ignored(rel + "/")):
+                                stack.append((entry.path, rel + "/"))
+                            continue
+                        if not name.endswith((".md", ".MD", ".Md", ".mD")):
+                            continue
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if not stat.S_ISREG(st.st_mode):
+                        continue
+                    rel = prefix + name
+                    if not rel.isascii():
+                        rel = _nfc(rel)
+                    if ignore and self.is_ignored(rel):
+                        continue
+                    out[rel] = (st.st_mtime_ns, st.st_size)
+        return out
+
     def walk(self) -> Iterator[FileStat]:
         """Every note of the vault: ``.md`` regular files, no dot entries, no symlinks, no
         ignored globs. Order is unspecified."""

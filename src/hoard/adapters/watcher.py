@@ -53,7 +53,7 @@ class Watcher:
                 stop_event=self._stop,
                 debounce=60,
                 step=20,
-                rust_timeout=500,
+                rust_timeout=100,
                 yield_on_timeout=True,
                 recursive=True,
                 raise_interrupt=False,

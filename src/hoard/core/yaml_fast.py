@@ -56,7 +56,7 @@ def _flow_list(s: str) -> list[str] | None:
     inner = s[1:-1].strip(" ")
     if not inner:
         return []
-    if any(c in inner for c in "[]{}'\":"):
+    if any(c in inner for c in "[]{}'\":?&*!|>%@`"):  # flow context: be conservative
         return None
     out: list[str] = []
     for part in inner.split(","):

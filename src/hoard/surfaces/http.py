@@ -34,8 +34,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
 MAX_BODY_BYTES = 1024 * 1024
 
 

@@ -1,0 +1,54 @@
+"""The ledger's schema moves forward by numbered migrations and never loses a row."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hoard.adapters.ledger import MIGRATIONS, Ledger
+from hoard.errors import IoError
+
+
+def _ledger_at(path: Path, version: int) -> None:
+    conn = sqlite3.connect(path)
+    for script in MIGRATIONS[:version]:
+        conn.executescript(script)
+    conn.execute(f"PRAGMA user_version = {version}")
+    conn.commit()
+    conn.close()
+
+
+def test_an_older_ledger_is_migrated_forward_keeping_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.db"
+    _ledger_at(path, 2)
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
+        "VALUES(1.0, 'vault_write', 'owner', 'a.md', NULL, 'x', 'written', NULL)"
+    )
+    conn.commit()
+    conn.close()
+
+    ledger = Ledger(path)
+    try:
+        assert ledger.schema_version == len(MIGRATIONS)
+        with ledger.read() as c:
+            rows = c.execute("SELECT path, decision, intent_id FROM events").fetchall()
+        assert rows == [("a.md", "written", None)]
+    finally:
+        ledger.close()
+
+
+def test_a_ledger_from_a_newer_hoard_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.db"
+    _ledger_at(path, len(MIGRATIONS))
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+
+    with pytest.raises(IoError):
+        Ledger(path)
+
+    assert path.read_bytes() == before
