@@ -84,6 +84,18 @@ VARIANTS: dict[str, tuple[VariantFn, str]] = {
         lambda s: dataclasses.replace(s, stopwords=ENGLISH_STOPWORDS),
         "a 32-word English stopword list instead of the default 4; not in the brief's list, added",
     ),
+    "no-feedback": (
+        lambda s: dataclasses.replace(s, feedback_terms=0),
+        "no pseudo-relevance feedback on long queries (feedback_terms=0)",
+    ),
+    "no-common-drop": (
+        lambda s: dataclasses.replace(s, common_share=1.0),
+        "words in most notes are kept in multi-word queries (common_share=1.0)",
+    ),
+    "title-10": (
+        lambda s: dataclasses.replace(s, weight_title=10.0),
+        "title weight 10 instead of the SPEC's 6",
+    ),
     "no-folder-cap": (
         lambda s: dataclasses.replace(s, folder_cap=1000),
         "no per-folder diversity cap (folder_cap=1000); not in the brief's list, added",

@@ -44,7 +44,7 @@ class SearchConfig:
     weight_tags: float = 3.0
     weight_body: float = 1.0
     weight_path: float = 0.5
-    weight_frontmatter: float = 0.5
+    weight_frontmatter: float = 2.0
     title_keys: tuple[str, ...] = ("aliases",)
     folder_weights: Mapping[str, float] = field(
         default_factory=lambda: dict(DEFAULT_FOLDER_WEIGHTS)
@@ -58,6 +58,9 @@ class SearchConfig:
     typo_penalty: float = 0.6
     folder_cap: int = 3
     common_share: float = 0.4
+    feedback_terms: int = 10
+    feedback_min_words: int = 5
+    feedback_weight: float = 0.2
     snippet_chars: int = 240
     frontmatter_keys: tuple[str, ...] = (
         "title",
@@ -236,6 +239,20 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "In a query of several words, a word found in more than this share of the notes "
             "is left out (BM25 gives it almost no weight, and it is most of the cost); 1 keeps "
             "every word.",
+        ),
+        "feedback_terms": (
+            _int(0, 100),
+            "Pseudo-relevance feedback: how many words from the first hits of a long query "
+            "are searched too (0 turns it off).",
+        ),
+        "feedback_min_words": (
+            _int(1, 100),
+            "Feedback applies to queries of at least this many words (questions, not titles).",
+        ),
+        "feedback_weight": (
+            _num(0, 10),
+            "How much the feedback words' score counts against the query's own (both scaled "
+            "to their best).",
         ),
         "snippet_chars": (_int(40, 4000), "Length of a result snippet, in characters."),
         "frontmatter_keys": (_strs, "Frontmatter keys shown with each search result."),

@@ -126,16 +126,19 @@ def test_text_without_letters_or_digits_has_no_chunks(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [
-        ("it's", [["it", "s"]]),
+        ("it's", [["it", "s"], ["it"], ["s"]]),
         ("C++", [["c"]]),
-        ("e-mail", [["e", "mail"]]),
+        ("e-mail", [["e", "mail"], ["e"], ["mail"]]),
         ("Hue  Bridge", [["hue"], ["bridge"]]),
         ("AND OR NOT", [["and"], ["or"], ["not"]]),
-        ("snake_case", [["snake", "case"]]),
+        ("snake_case", [["snake", "case"], ["snake"], ["case"]]),
+        ("two-phase commit", [["two", "phase"], ["commit"], ["two"], ["phase"]]),
         ("cafe\u0301", [["caf\u00e9"]]),
     ],
 )
-def test_chunks_are_lowercased_letter_and_digit_runs(text: str, tokens: list[list[str]]) -> None:
+def test_chunks_are_lowercased_letter_and_digit_runs_and_a_phrase_also_counts_its_words(
+    text: str, tokens: list[list[str]]
+) -> None:
     assert [c.tokens for c in parse_natural(text, frozenset())] == tokens
 
 

