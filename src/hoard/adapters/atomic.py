@@ -95,6 +95,14 @@ def _open_dir(vault: Vault, rel_dir: str, create: bool) -> int:
     return fd
 
 
+def _folder(vault: Vault, head: str, rel: str) -> int:
+    """The note's folder, opened (and made) safely, as an I/O refusal if that fails."""
+    try:
+        return _open_dir(vault, head, create=True)
+    except OSError as exc:
+        raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
+
+
 def _split(rel: str) -> tuple[str, str]:
     head, _, name = rel.rpartition("/")
     return head, name
@@ -139,10 +147,7 @@ def replace(
     after the rename, the old state is put back, so a failed write changes nothing.
     Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.renamed``, ``.dir_fsync``."""
     head, name = _split(rel)
-    try:
-        dfd = _open_dir(vault, head, create=True)
-    except OSError as exc:
-        raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
+    dfd = _folder(vault, head, rel)
     try:
         name = on_disk_name(dfd, name)
         old: os.stat_result | None
@@ -200,10 +205,7 @@ def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore"
     """Put ``data`` at ``rel`` only if nothing is there, atomically (``link`` never
     replaces). Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.linked``."""
     head, name = _split(rel)
-    try:
-        dfd = _open_dir(vault, head, create=True)
-    except OSError as exc:
-        raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
+    dfd = _folder(vault, head, rel)
     try:
         name = on_disk_name(dfd, name)
         stage = _stage(dfd, data, _default_mode(), point)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,14 @@ class Transaction:
     detail: str | None
 
 
+def _insert_revision(conn: sqlite3.Connection, rev: Revision, raw: bytes) -> None:
+    conn.execute(
+        "INSERT INTO revisions(revision_id, path, sha256, size, content, reason, caller, at) "
+        "VALUES(?,?,?,?,?,?,?,?)",
+        (rev.revision_id, rev.path, rev.sha256, rev.size, raw, rev.reason, rev.caller, rev.at),
+    )
+
+
 def intent_checksum(intent: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(intent, sort_keys=True).encode()).hexdigest()
 
@@ -80,11 +89,7 @@ class Records:
         the caller goes on to change the file."""
         rev = Revision(new_id(12), path, revision_of(raw), len(raw), reason, caller, time.time())
         with self.ledger.transaction() as conn:
-            conn.execute(
-                "INSERT INTO revisions(revision_id, path, sha256, size, content, reason, caller,"
-                " at) VALUES(?,?,?,?,?,?,?,?)",
-                (rev.revision_id, path, rev.sha256, rev.size, raw, reason, caller, rev.at),
-            )
+            _insert_revision(conn, rev, raw)
         return rev
 
     def revision(self, revision_id: str) -> tuple[Revision, bytes]:
@@ -154,12 +159,8 @@ class Records:
             else Revision(new_id(12), path, revision_of(before), len(before), reason, caller, now)
         )
         with self.ledger.transaction() as conn:
-            if rev is not None:
-                conn.execute(
-                    "INSERT INTO revisions(revision_id, path, sha256, size, content, reason, "
-                    "caller, at) VALUES(?,?,?,?,?,?,?,?)",
-                    (rev.revision_id, path, rev.sha256, rev.size, before, reason, caller, now),
-                )
+            if rev is not None and before is not None:
+                _insert_revision(conn, rev, before)
             cur = conn.execute(
                 "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
                 "VALUES(?,?,?,?,?,?,'intent',?)",

@@ -87,6 +87,18 @@ def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:
+    """Register tools under their function names, with structured output."""
+    for fn, description, annotations in tools:
+        srv.add_tool(
+            fn,
+            name=fn.__name__,
+            description=description,
+            annotations=annotations,
+            structured_output=True,
+        )
+
+
 class _Server(MCPServer):
     """The SDK's server, with one change: arguments its schema rejects come back as the
     SPEC's ``invalid_argument`` error object, like every other refusal (the SDK's own text
@@ -244,14 +256,7 @@ class HoardMCP:
                 RECORDS,
             ),
         ]
-        for fn, description, annotations in tools:
-            srv.add_tool(
-                fn,
-                name=fn.__name__,
-                description=description,
-                annotations=annotations,
-                structured_output=True,
-            )
+        add_tools(srv, tools)
 
         @srv.resource(
             "vault://{+path}",

@@ -21,7 +21,7 @@ from hoard.models import (
     RestoreResult,
     WriteResult,
 )
-from hoard.surfaces.mcp_tools import READ_ONLY, HoardMCP, tool_result
+from hoard.surfaces.mcp_tools import READ_ONLY, HoardMCP, add_tools, tool_result
 
 WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
@@ -179,11 +179,4 @@ def register_write_tools(mcp: HoardMCP) -> None:
             READ_ONLY,
         ),
     ]
-    for fn, description, annotations in tools:
-        srv.add_tool(
-            fn,
-            name=fn.__name__,
-            description=description,
-            annotations=annotations,
-            structured_output=True,
-        )
+    add_tools(srv, tools)
