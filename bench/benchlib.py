@@ -128,3 +128,72 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = [fmt(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     lines.extend(fmt(r) for r in rows)
     return "\n".join(lines)
+
+
+# -- added for bench/http_bench.py ----------------------------------------------------------
+
+
+def git_head() -> str | None:
+    """The repository's ``HEAD`` commit (read-only ``git rev-parse``), or ``None``."""
+    import subprocess
+
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    head = proc.stdout.strip()
+    return head if proc.returncode == 0 and head else None
+
+
+def wait_for_load(
+    max_load: float = 1.5, timeout_s: float = 180.0, poll_s: float = 5.0
+) -> dict[str, Any]:
+    """Poll the 1-minute load average until it is at most ``max_load`` or ``timeout_s``
+    passed. Returns what was seen: ``{"before", "after", "waited_s", "settled"}``."""
+    import time
+
+    before = os.getloadavg()[0]
+    t0 = time.monotonic()
+    load = before
+    while load > max_load and time.monotonic() - t0 < timeout_s:
+        time.sleep(poll_s)
+        load = os.getloadavg()[0]
+    return {
+        "before": round(before, 2),
+        "after": round(load, 2),
+        "waited_s": round(time.monotonic() - t0, 1),
+        "settled": load <= max_load,
+        "max_load": max_load,
+    }
+
+
+def proc_status_mb(pid: int) -> dict[str, float]:
+    """``VmRSS`` and ``VmHWM`` (peak RSS) of a live process from ``/proc/<pid>/status``, in MB
+    (MiB); empty when unreadable."""
+    out: dict[str, float] = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = round(int(value.split()[0]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        return {}
+    return out
+
+
+def proc_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a live process (all its threads), in seconds."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+        fields = raw[raw.rindex(")") + 2 :].split()
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    except (OSError, ValueError, IndexError):
+        return None
+    return ticks / os.sysconf("SC_CLK_TCK")
