@@ -7,20 +7,18 @@ worker threads.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from hoard.adapters.atomic import sweep_staging
 from hoard.adapters.graph import backlinks, broken_links, outgoing
-from hoard.adapters.index import Index, ProgressFn, jsonable
+from hoard.adapters.index import Index, ProgressFn
+from hoard.adapters.index_rows import frontmatter_of
 from hoard.adapters.ledger import AccessRequest, Ledger
 from hoard.adapters.search import (
     Fts5Searcher,
@@ -32,11 +30,11 @@ from hoard.adapters.vault import Vault
 from hoard.adapters.watcher import Watcher
 from hoard.config import Config, load_config
 from hoard.core.contract import check_contract
-from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.core.globs import matches_any
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import IDENTITY_NOTE, OWNER, Caller, is_protected, may_see
+from hoard.defaults import default_state_dir
 from hoard.errors import Forbidden, HoardError, InvalidArgument, NotFound, Protected, TooLarge
 from hoard.models import (
     BrokenLink,
@@ -53,6 +51,7 @@ from hoard.models import (
     SearchResult,
 )
 from hoard.writes import WritePath
+from hoard.writes_common import iso
 
 log = logging.getLogger("hoard")
 
@@ -61,14 +60,6 @@ RERANK_CHOICES = ("auto", "on", "off")
 MAX_LIMIT = 100
 READ_HARD_CAP = 256 * 1024 * 1024
 STAT_WALK_INTERVAL_S = 1.0
-
-
-def default_state_dir(vault: Path) -> Path:
-    """One state folder per vault under the XDG state dir, outside the vault."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    real = vault.resolve()
-    digest = hashlib.sha256(str(real).encode()).hexdigest()[:12]
-    return Path(base) / "hoard" / f"{real.name or 'vault'}-{digest}"
 
 
 class Hoard:
@@ -207,7 +198,7 @@ class Hoard:
 
     def policy(self, caller: Caller) -> PolicyResult:
         grants = [
-            {"grant_id": g.grant_id, "glob": g.glob, "expires_at": _iso(g.expires_at)}
+            {"grant_id": g.grant_id, "glob": g.glob, "expires_at": iso(g.expires_at)}
             for g in self.ledger.active_grants()
             if g.caller == caller.name
         ]
@@ -373,7 +364,7 @@ class Hoard:
                     "message": "the note is not valid UTF-8; bad bytes are shown as U+FFFD",
                 }
             )
-        frontmatter = self._frontmatter_of(raw)
+        frontmatter = frontmatter_of(raw)
         return ReadResult(
             path=rel,
             revision=revision_of(raw),
@@ -385,17 +376,6 @@ class Hoard:
             frontmatter=frontmatter,
             warnings=warnings,
         )
-
-    @staticmethod
-    def _frontmatter_of(raw: bytes) -> dict[str, Any] | None:
-        split = split_frontmatter(raw[: 128 * 1024].decode("utf-8", errors="replace"))
-        if not split.has_block:
-            return None
-        parsed = parse_yaml_block(split.yaml_text)
-        if parsed.data is None:
-            return None
-        out = jsonable(parsed.data)
-        return out if isinstance(out, dict) else None
 
     def list(
         self, path: str = "", recursive: bool = False, limit: int = 500, caller: Caller = OWNER
@@ -410,7 +390,7 @@ class Hoard:
         rel, entries, truncated = self.vault.list_dir(path or "", recursive, limit, seen)
         return ListResult(
             path=rel,
-            entries=[ListEntry(e.path, e.kind, e.size, _iso(e.mtime)) for e in entries],
+            entries=[ListEntry(e.path, e.kind, e.size, iso(e.mtime)) for e in entries],
             truncated=truncated,
         )
 
@@ -510,7 +490,3 @@ class Hoard:
 
 def _is_continuation(byte: int) -> bool:
     return 0x80 <= byte < 0xC0
-
-
-def _iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -24,20 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hoard.adapters.index_rows import delete_note, upsert_note
 from hoard.adapters.vault import FileStat, Vault
 from hoard.config import Config
-from hoard.core.fold import alt_text
-from hoard.core.globs import matches
-from hoard.core.links import link_key, note_keys
-from hoard.core.note import NoteDoc, parse_note
-from hoard.core.paths import folder_of
-from hoard.errors import HoardError, IoError
 
 log = logging.getLogger("hoard.index")
 
 SCHEMA_VERSION = 2
 TOKENIZER = "porter unicode61 remove_diacritics 2"
-FM_OBSERVATION_BYTES = 16 * 1024
 INDEX_MISSING = "index is missing"
 
 _SCHEMA = f"""
@@ -114,35 +108,6 @@ def config_fingerprint(config: Config) -> str:
         },
         sort_keys=True,
     )
-
-
-def rank_multiplier(path: str, weights: dict[str, float]) -> float:
-    for pattern, mult in weights.items():
-        if matches(path, pattern):
-            return mult
-    return 1.0
-
-
-def observe_frontmatter(doc: NoteDoc, keys: tuple[str, ...]) -> str | None:
-    """The bounded observation shown with search results: allowlisted keys of the first
-    16 KiB of frontmatter, as declared (JSON-able scalars and lists of them only)."""
-    if doc.frontmatter is None or len(doc.frontmatter_text) > FM_OBSERVATION_BYTES:
-        return None
-    out: dict[str, Any] = {}
-    for key in keys:
-        if key in doc.frontmatter:
-            out[key] = jsonable(doc.frontmatter[key])
-    return json.dumps(out, ensure_ascii=False)
-
-
-def jsonable(v: Any, depth: int = 0) -> Any:
-    if v is None or isinstance(v, bool | int | float | str):
-        return v
-    if isinstance(v, list) and depth < 2:
-        return [jsonable(x, depth + 1) for x in v[:50]]
-    if isinstance(v, dict) and depth < 2:
-        return {str(k): jsonable(x, depth + 1) for k, x in list(v.items())[:50]}
-    return str(v)
 
 
 class Index:
@@ -341,7 +306,7 @@ class Index:
             conn.execute("INSERT INTO meta VALUES('fingerprint', ?)", (self.fingerprint,))
             conn.execute("INSERT INTO meta VALUES('built_at', ?)", (str(time.time()),))
             for i, fs in enumerate(stats):
-                if not self._upsert(conn, fs, fresh=True):
+                if not upsert_note(conn, self.vault, self.config, fs, fresh=True):
                     failed += 1
                 if progress is not None and (i % 256 == 0 or i + 1 == len(stats)):
                     progress(i + 1, len(stats))
@@ -434,14 +399,14 @@ class Index:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 for p in removed:
-                    self._delete(conn, p)
+                    delete_note(conn, p)
                 for i, fs in enumerate(changed):
                     if fs.path in known:
                         updated += 1
                     else:
                         added += 1
-                    self._delete(conn, fs.path)  # also covers another process's insert
-                    if not self._upsert(conn, fs, fresh=False):
+                    delete_note(conn, fs.path)  # also covers another process's insert
+                    if not upsert_note(conn, self.vault, self.config, fs, fresh=False):
                         failed += 1
                     if progress is not None and i % 256 == 0:
                         progress(i + 1, len(changed))
@@ -459,96 +424,6 @@ class Index:
                 cache[fs.path] = (fs.mtime_ns, fs.size)
         return SyncReport(added, updated, len(removed), failed)
 
-    @staticmethod
-    def _delete(conn: sqlite3.Connection, path: str) -> None:
-        row = conn.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
-        if row is None:
-            return
-        old = conn.execute("SELECT title, body FROM notes_fts WHERE rowid=?", (row[0],)).fetchone()
-        if old is not None:  # a contentless table forgets a row given its exact old text
-            conn.execute(
-                "INSERT INTO words(words, rowid, title, body) VALUES('delete', ?, ?, ?)",
-                (row[0], old[0], old[1]),
-            )
-        conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
-        conn.execute("DELETE FROM links WHERE src=?", (row[0],))
-        conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
-
-    def _upsert(self, conn: sqlite3.Connection, fs: FileStat, fresh: bool) -> bool:
-        """Index one note. A note that cannot be read is skipped (and reported False); one
-        that cannot be parsed is indexed as best it can be, with its problems recorded."""
-        cap = self.config.limits.index_max_bytes
-        try:
-            _, raw, size = self.vault.read_note(fs.path, max_bytes=cap)
-        except HoardError as exc:
-            log.warning("not indexed: %s: %s", fs.path, exc.message)
-            return False
-        doc = parse_note(fs.path, raw, self.config.search.title_keys)
-        problems = [{"rule": p.rule, "message": p.message} for p in doc.problems]
-        if size > cap:
-            problems.append(
-                {"rule": "index_truncated", "message": f"only the first {cap} bytes are indexed"}
-            )
-            doc.revision = _full_revision(self.vault, fs.path) or doc.revision
-        pkey, skey = note_keys(fs.path)
-        cur = conn.execute(
-            "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
-            "title, rank_mult, fm_json, problems) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                fs.path,
-                folder_of(fs.path),
-                pkey,
-                skey,
-                fs.mtime_ns,
-                size,
-                doc.revision,
-                doc.title,
-                rank_multiplier(fs.path, dict(self.config.search.folder_weights)),
-                observe_frontmatter(doc, self.config.search.frontmatter_keys),
-                json.dumps(problems) if problems else None,
-            ),
-        )
-        rowid = cur.lastrowid
-        title_text = "\n".join([doc.title, *doc.aliases])
-        words = (title_text + " " + doc.body).split() if not _ascii(title_text, doc.body) else []
-        conn.execute(
-            "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt) "
-            "VALUES(?,?,?,?,?,?,?)",
-            (
-                rowid,
-                fs.path[:-3] if fs.path.endswith(".md") else fs.path,
-                title_text,
-                " ".join(doc.tags),
-                doc.body,
-                doc.frontmatter_text,
-                alt_text(words),
-            ),
-        )
-        if not fresh:
-            conn.execute(
-                "INSERT INTO words(rowid, title, body) VALUES(?, ?, ?)",
-                (rowid, title_text, doc.body),
-            )
-        if doc.links:
-            conn.executemany(
-                "INSERT INTO links(src, target, target_key, stem_key, heading, alias, embed, "
-                "line) VALUES(?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        rowid,
-                        ln.target,
-                        link_key(ln.target),
-                        link_key(ln.target).rpartition("/")[2],
-                        ln.heading,
-                        ln.alias,
-                        int(ln.embed),
-                        ln.line,
-                    )
-                    for ln in doc.links
-                ],
-            )
-        return True
-
     # -- small reads ---------------------------------------------------------------------------
 
     def note_count_cached(self) -> int:
@@ -563,27 +438,3 @@ class Index:
 
     def note_count(self) -> int:
         return int(self.reader().execute("SELECT count(*) FROM notes").fetchone()[0])
-
-    def problems(self) -> list[tuple[str, list[dict[str, str]]]]:
-        rows = self.reader().execute(
-            "SELECT path, problems FROM notes WHERE problems IS NOT NULL ORDER BY path"
-        )
-        return [(p, json.loads(j)) for p, j in rows]
-
-
-def _ascii(*texts: str) -> bool:
-    return all(t.isascii() for t in texts)
-
-
-def _full_revision(vault: Vault, path: str) -> str | None:
-    import hashlib
-
-    try:
-        _, data, _ = vault.read_note(path)
-    except HoardError:
-        return None
-    return hashlib.sha256(data).hexdigest()
-
-
-def wrap_sqlite_error(exc: sqlite3.Error, what: str) -> IoError:
-    return IoError(f"{what}: {exc}")

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hoard.adapters.index import Index, rank_multiplier
+from hoard.adapters.index import Index
+from hoard.adapters.index_rows import rank_multiplier
 from hoard.adapters.typos import Vocabulary
 from hoard.adapters.vault import Vault
 from hoard.config import Config

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sys
 from pathlib import Path
 
 from hoard.adapters.tokens import TokenStore
@@ -100,8 +99,4 @@ def serve_http(
         date_header=False,
         lifespan="on",
     )
-    server = uvicorn.Server(config)
-    try:
-        server.run()
-    except KeyboardInterrupt:  # pragma: no cover - interactive
-        print("hoard: stopped", file=sys.stderr)
+    uvicorn.Server(config).run()  # uvicorn handles Ctrl-C and SIGTERM itself
