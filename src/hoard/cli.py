@@ -17,6 +17,7 @@ from typing import Any
 
 from hoard import __version__
 from hoard.cli_admin import grant_command, serve_command, token_command
+from hoard.cli_claims import add_claims_parser, claims_command
 from hoard.cli_writes import WRITE_COMMANDS, write_command
 from hoard.core.policy import SCOPES, WRITE_MODES
 from hoard.defaults import DEFAULT_HOST, DEFAULT_PORT
@@ -170,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("transaction_id", nargs="?")
 
+    add_claims_parser(sub, _common)
+
     p = sub.add_parser("token", help="manage the callers allowed over HTTP")
     tsub = p.add_subparsers(dest="token_command", required=True, metavar="ACTION")
     t = tsub.add_parser("add", help="create a caller and print its token once")
@@ -294,6 +297,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             return serve_command(args)
         with _open(args) as hoard:
             cmd = args.command
+            if cmd == "claims":
+                return claims_command(args, hoard.honesty)
             if cmd == "grant":
                 return grant_command(args, hoard)
             if cmd in WRITE_COMMANDS:

@@ -36,6 +36,7 @@ from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import IDENTITY_NOTE, OWNER, Caller, is_protected, may_see
 from hoard.defaults import default_state_dir
 from hoard.errors import Forbidden, HoardError, InvalidArgument, NotFound, Protected, TooLarge
+from hoard.honesty import Budget, Honesty
 from hoard.models import (
     BrokenLink,
     CheckResult,
@@ -92,6 +93,7 @@ class Hoard:
         )
         self.owner = OWNER
         self.writes = WritePath(self)
+        self.honesty = Honesty(self)
         self._recover_at_startup()
         self._last_walk = time.monotonic()
         self._repair_lock = threading.Lock()
@@ -269,6 +271,10 @@ class Hoard:
             SearchHit(h.path, h.title, h.score, h.snippet, h.folder, h.frontmatter)
             for h in outcome.hits
         ]
+        # Registered summaries carry their synthesis state; one budget for the whole page.
+        by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
+        for h in hits:
+            h.warnings.extend(by_path.get(h.path, []))
         contested = len(hits) >= 2 and hits[1].score >= 0.9 * hits[0].score
         warnings: list[dict[str, Any]] = []
         if outcome.corrections:
@@ -365,6 +371,7 @@ class Hoard:
                 }
             )
         frontmatter = frontmatter_of(raw)
+        warnings.extend(self.honesty.warnings_for([rel], Budget(), caller=caller).get(rel, []))
         return ReadResult(
             path=rel,
             revision=revision_of(raw),

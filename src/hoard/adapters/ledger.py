@@ -116,6 +116,44 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE events ADD COLUMN intent_id INTEGER;
     CREATE INDEX events_intent ON events(intent_id);
     """,
+    # 4: claims and synthesis registrations (append-only: supersession and re-registration
+    # insert newer rows)
+    """
+    CREATE TABLE claims(
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      claim_id TEXT NOT NULL UNIQUE,
+      subject TEXT NOT NULL,
+      property TEXT NOT NULL,
+      scope TEXT NOT NULL,
+      value TEXT NOT NULL,
+      source_path TEXT NOT NULL,
+      source_revision TEXT NOT NULL,
+      valid_from REAL,
+      valid_until REAL,
+      supersedes TEXT REFERENCES claims(claim_id),
+      caller TEXT NOT NULL,
+      recorded_at REAL NOT NULL
+    );
+    CREATE INDEX claims_key ON claims(subject, property, scope);
+    CREATE INDEX claims_source ON claims(source_path);
+    CREATE UNIQUE INDEX claims_supersedes ON claims(supersedes) WHERE supersedes IS NOT NULL;
+    CREATE TABLE syntheses(
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      registration_id TEXT NOT NULL UNIQUE,
+      path TEXT NOT NULL,
+      caller TEXT NOT NULL,
+      created_at REAL NOT NULL
+    );
+    CREATE INDEX syntheses_path ON syntheses(path, seq);
+    CREATE TABLE synthesis_sources(
+      registration_id TEXT NOT NULL REFERENCES syntheses(registration_id),
+      position INTEGER NOT NULL,
+      path TEXT NOT NULL,
+      revision TEXT NOT NULL,
+      PRIMARY KEY(registration_id, position)
+    );
+    CREATE INDEX synthesis_sources_path ON synthesis_sources(path);
+    """,
 )
 
 

@@ -48,6 +48,10 @@ then vault_read the paths you need (cite path and revision), vault_links to foll
 Every non-private note keeps the frontmatter contract: title, type, status, tags (2-5
 lowercase kebab-case), updated (YYYY-MM-DD). vault_policy tells you what you may do; you are
 a credential holder, not a person. Protected notes need a grant: vault_request_access.
+Writes: vault_write with the revision you read (expected_revision); vault_file_note also files
+the note in its folder's _INDEX.md. Facts you rely on: claim_record binds them to the source's
+revision, claim_get tells you when that source changed. Summaries: synthesis_register their
+sources; reads and searches then warn when a source drifted.
 """
 
 READ_ONLY = ToolAnnotations(
@@ -136,6 +140,9 @@ class HoardMCP:
         from hoard.surfaces.mcp_write_tools import register_write_tools
 
         register_write_tools(self)
+        from hoard.surfaces.mcp_honesty_tools import register_honesty_tools
+
+        register_honesty_tools(self, hoard.honesty)
 
     def caller_of(self, ctx: Context) -> Caller:
         try:

@@ -1,0 +1,130 @@
+"""The claims and synthesis tools through the SDK's in-memory client, and ``hoard claims``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp_types import CallToolResult
+
+from hoard.cli_claims import add_claims_parser, claims_command
+from hoard.core.policy import Caller
+from hoard.honesty import DISCLAIMER, Honesty
+from hoard.service import Hoard
+from hoard.surfaces.mcp_honesty_tools import register_honesty_tools
+from hoard.surfaces.mcp_tools import HoardMCP
+from mcp import Client
+
+Put = Callable[[str, str], Path]
+
+
+def _data(result: CallToolResult) -> dict[str, Any]:
+    if result.is_error:
+        first = result.content[0]
+        assert first.type == "text"
+        obj = json.loads(first.text)
+        assert isinstance(obj, dict)
+        return obj
+    assert isinstance(result.structured_content, dict)
+    return result.structured_content
+
+
+@pytest.mark.anyio
+async def test_the_tools_record_check_and_refuse_with_spec_error_objects(
+    hoard: Hoard, honesty: Honesty, put: Put, writer: Caller
+) -> None:
+    mcp = HoardMCP(hoard, writer)
+    register_honesty_tools(mcp, honesty)
+    put("a.md", "IP 10.0.0.42")
+    put("sum.md", "summary of a")
+    put("secret/x.md", "hidden")
+
+    async with Client(mcp.server) as c:
+        names = {t.name for t in (await c.list_tools()).tools}
+        rec = _data(
+            await c.call_tool(
+                "claim_record",
+                {"subject": "hue", "property": "ip", "value": "10.0.0.42", "source_path": "a.md"},
+            )
+        )
+        got = _data(await c.call_tool("claim_get", {"subject": "hue", "property": "ip"}))
+        listed = _data(await c.call_tool("claim_list", {"subject": "hue"}))
+        reg = _data(
+            await c.call_tool("synthesis_register", {"path": "sum.md", "sources": ["a.md"]})
+        )
+        status = _data(await c.call_tool("synthesis_status", {"path": "sum.md"}))
+        bad_scope = _data(
+            await c.call_tool(
+                "claim_record",
+                {
+                    "subject": "hue",
+                    "property": "ip",
+                    "value": "x",
+                    "source_path": "a.md",
+                    "scope": "home",
+                    "supersedes": rec["claim_id"],
+                },
+            )
+        )
+        protected = _data(
+            await c.call_tool("synthesis_register", {"path": "sum.md", "sources": ["secret/x.md"]})
+        )
+        too_many = _data(
+            await c.call_tool(
+                "synthesis_register", {"path": "sum.md", "sources": [f"{i}.md" for i in range(33)]}
+            )
+        )
+
+    assert names >= {
+        "claim_record",
+        "claim_get",
+        "claim_list",
+        "synthesis_register",
+        "synthesis_status",
+    }
+    assert set(rec) >= {"claim_id", "source_revision"}
+    assert set(got) >= {
+        "status",
+        "value",
+        "claim_id",
+        "source_path",
+        "recorded_revision",
+        "current_revision",
+        "conflicting",
+    }
+    assert (got["status"], got["value"], got["disclaimer"]) == ("current", "10.0.0.42", DISCLAIMER)
+    assert [c["claim_id"] for c in listed["claims"]] == [rec["claim_id"]]
+    assert reg["path"] == "sum.md"
+    assert reg["sources"] == [{"path": "a.md", "revision": rec["source_revision"]}]
+    assert set(status) >= {"state", "drifted", "budget", "disclaimer"}
+    assert status["state"] == "current"
+    assert bad_scope["error"] == "invalid_argument"
+    assert protected["error"] == "protected"
+    assert too_many["error"] == "invalid_argument"
+
+
+def test_hoard_claims_lists_checks_and_reports_summaries(
+    honesty: Honesty, put: Put, writer: Caller, capsys: pytest.CaptureFixture[str]
+) -> None:
+    put("a.md", "IP 10.0.0.42")
+    put("sum.md", "summary")
+    honesty.claim_record("hue", "ip", "10.0.0.42", "a.md", caller=writer)
+    honesty.synthesis_register("sum.md", ["a.md"], caller=writer)
+    parser = argparse.ArgumentParser(prog="hoard")
+    sub = parser.add_subparsers(dest="command")
+    add_claims_parser(sub, lambda p: p.add_argument("--json", action="store_true"))
+
+    def run(*argv: str) -> str:
+        assert claims_command(parser.parse_args(["claims", *argv]), honesty) == 0
+        return capsys.readouterr().out
+
+    assert "hue / ip / global = '10.0.0.42'" in run()
+    assert run("--get", "hue", "ip").startswith("current: hue / ip / global")
+    assert json.loads(run("--status", "sum.md", "--json"))["state"] == "current"
+    put("a.md", "IP 10.0.0.43")
+    assert "drifted a.md" in run("--status", "sum.md")
+    assert json.loads(run("--get", "hue", "ip", "--json"))["status"] == "abstained_stale_source"
