@@ -54,6 +54,8 @@ class Walk:
     budget: Budget
     files: dict[str, FileState] = field(default_factory=dict)
     registrations: dict[str, Registration | None] = field(default_factory=dict)
+    summaries: set[str] | None = None
+    """Every path that has a registration (read once per response: most notes are none)."""
 
 
 class SynthesisBook:
@@ -117,6 +119,15 @@ class SynthesisBook:
     def _latest(self, path: str, walk: Walk | None = None) -> Registration | None:
         if walk is not None and path in walk.registrations:
             return walk.registrations[path]
+        if walk is not None:
+            if walk.summaries is None:
+                with self.hoard.ledger.read() as conn:
+                    walk.summaries = {
+                        r[0] for r in conn.execute("SELECT DISTINCT path FROM syntheses")
+                    }
+            if path not in walk.summaries:
+                walk.registrations[path] = None
+                return None
         with self.hoard.ledger.read() as conn:
             row = conn.execute(
                 "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
