@@ -108,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("path")
 
+    p = sub.add_parser("run-js", help="run a read_code script (a file, or - for stdin)")
+    _common(p)
+    p.add_argument("file", help="the script: the body of an async function; - reads stdin")
+
     p = sub.add_parser("index", help="bring the index up to date (or rebuild it)")
     _common(p)
     p.add_argument("--rebuild", action="store_true", help="build a fresh index and swap it in")
@@ -285,6 +289,22 @@ def _print_check(r: Any) -> None:
     )
 
 
+def _run_js(hoard: Hoard, file: str) -> Any:
+    from hoard.adapters.sandbox import Sandbox
+    from hoard.core.policy import OWNER
+    from hoard.read_code import read_code
+
+    code = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    with Sandbox(workers=1) as sandbox:
+        return read_code(hoard, sandbox, code, OWNER)
+
+
+def _print_run_js(r: Any) -> None:
+    for line in r.logs:
+        print(line, file=sys.stderr)
+    print(json.dumps(r.result, ensure_ascii=False, indent=2))
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
@@ -315,6 +335,8 @@ def run(argv: Sequence[str] | None = None) -> int:
                 _emit(args, hoard.list(args.path, args.recursive, args.limit), _print_list)
             elif cmd == "links":
                 _emit(args, hoard.links(args.path), _print_links)
+            elif cmd == "run-js":
+                _emit(args, _run_js(hoard, args.file), _print_run_js)
             elif cmd == "index":
                 bar = Progress("rebuilding" if args.rebuild else "syncing")
                 try:

@@ -12,6 +12,7 @@ and in-process, from the server's own caller (``--as NAME`` or the local default
 import functools
 import json
 import logging
+import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -22,6 +23,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from hoard import __version__
+from hoard.adapters.sandbox import Sandbox
 from hoard.core.policy import Caller
 from hoard.errors import HoardError, InvalidArgument, IoError, TooLarge
 from hoard.models import (
@@ -128,6 +130,8 @@ class HoardMCP:
     def __init__(self, hoard: Hoard, default_caller: Caller) -> None:
         self.hoard = hoard
         self.default_caller = default_caller
+        self._sandbox: Sandbox | None = None
+        self._sandbox_lock = threading.Lock()
         self.server = _Server(
             "hoard",
             title="hoard",
@@ -143,6 +147,23 @@ class HoardMCP:
         from hoard.surfaces.mcp_honesty_tools import register_honesty_tools
 
         register_honesty_tools(self, hoard.honesty)
+        from hoard.surfaces.mcp_code_tool import register_code_tool
+
+        register_code_tool(self)
+
+    def sandbox(self) -> Sandbox:
+        """The read_code worker pool, started on first use (then kept warm)."""
+        with self._sandbox_lock:
+            if self._sandbox is None:
+                self._sandbox = Sandbox(workers=2)
+            return self._sandbox
+
+    def close(self) -> None:
+        """Stop the sandbox workers (the server's shutdown calls this)."""
+        with self._sandbox_lock:
+            if self._sandbox is not None:
+                self._sandbox.close()
+                self._sandbox = None
 
     def caller_of(self, ctx: Context) -> Caller:
         try:

@@ -65,7 +65,10 @@ def connect_help(
 
 def serve_stdio(hoard: Hoard, caller: Caller) -> None:
     mcp = HoardMCP(hoard, caller)
-    asyncio.run(mcp.server.run_stdio_async())
+    try:
+        asyncio.run(mcp.server.run_stdio_async())
+    finally:
+        mcp.close()
 
 
 def serve_http(
@@ -88,7 +91,8 @@ def serve_http(
             "serving on %s: reachable from other machines; keep tokens secret and put TLS in front",
             host,
         )
-    app = build_app(HoardMCP(hoard, caller), tokens, host, port)
+    mcp = HoardMCP(hoard, caller)
+    app = build_app(mcp, tokens, host, port)
     config = uvicorn.Config(
         app,
         host=host,
@@ -99,4 +103,7 @@ def serve_http(
         date_header=False,
         lifespan="on",
     )
-    uvicorn.Server(config).run()  # uvicorn handles Ctrl-C and SIGTERM itself
+    try:
+        uvicorn.Server(config).run()  # uvicorn handles Ctrl-C and SIGTERM itself
+    finally:
+        mcp.close()
