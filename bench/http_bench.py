@@ -76,6 +76,8 @@ TARGETS_MS = {
     "write_overwrite": 5.0,
     "archive": 10.0,
     "list_500": 30.0,
+    "code_trivial": 15.0,
+    "code_search": 40.0,
 }
 RSS_TARGET_MB = 500.0
 
@@ -625,6 +627,29 @@ async def run_phases(
         )
         row.note = f"{len(queries)} distinct queries; relevant note in the top 10: {found}/{n}"
         extra["search_found_top10"] = found
+
+        # -- read_code: a trivial script, and one sandboxed search ---------------------------
+        def code_check(i: int, d: dict[str, Any]) -> str | None:
+            return None if "result" in d else f"no result: {d}"
+
+        await b.phase(
+            "code_trivial",
+            "read_code, trivial script",
+            "read_code",
+            lambda i: {"code": "return 1 + 1;"},
+            code_check,
+        )
+        await b.phase(
+            "code_search",
+            "read_code, one search call",
+            "read_code",
+            lambda i: {
+                "code": "return (await call('search', {query: "
+                + json.dumps(queries[i % len(queries)]["query"])
+                + "})).results.length;"
+            },
+            code_check,
+        )
 
         # -- links --------------------------------------------------------------------------
         link_notes: list[str] = inputs["link_notes"]
