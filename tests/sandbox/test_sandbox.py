@@ -213,8 +213,19 @@ def test_an_infinite_loop_hits_the_eight_second_clock(sandbox: Sandbox) -> None:
         ("let p = Promise.resolve(); for (;;) { p = p.then(() => 1); }", {"time", "memory"}),
         ("const loop = () => Promise.resolve().then(loop); await loop();", {"time", "memory"}),
         ("const a = []; for (;;) a.push('x'.repeat(64) + a.length);", {"time", "memory"}),
+        (
+            "return Array.prototype.indexOf.call({length: 2 ** 53 - 1}, 'needle');",
+            {"time", "memory"},
+        ),
     ],
-    ids=["catastrophic-regex", "huge-join", "promise-chain", "microtask-loop", "fill-memory"],
+    ids=[
+        "catastrophic-regex",
+        "huge-join",
+        "promise-chain",
+        "microtask-loop",
+        "fill-memory",
+        "huge-array-like-indexOf",
+    ],
 )
 def test_hostile_scripts_are_stopped_and_named(
     sandbox: Sandbox, code: str, allowed: set[str]
