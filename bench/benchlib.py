@@ -197,3 +197,21 @@ def proc_cpu_seconds(pid: int) -> float | None:
     except (OSError, ValueError, IndexError):
         return None
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+class SampleStats:
+    """p50 / p95 / max over ``samples_ms``, for the benches' row classes."""
+
+    samples_ms: list[float]
+
+    @property
+    def p50(self) -> float:
+        return percentile(self.samples_ms, 50)
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.samples_ms, 95)
+
+    @property
+    def max(self) -> float:
+        return max(self.samples_ms) if self.samples_ms else float("nan")

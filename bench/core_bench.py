@@ -39,10 +39,10 @@ from typing import Any
 
 from benchlib import (
     REPO_ROOT,
+    SampleStats,
     evaldata_dir,
     machine_info,
     now_iso,
-    percentile,
     render_table,
     write_receipt,
 )
@@ -74,25 +74,13 @@ MULTI_WORD = (
 
 
 @dataclass(slots=True)
-class Row:
+class Row(SampleStats):
     name: str
     samples_ms: list[float]
     target: str = ""
     passed: bool | None = None
     note: str = ""
     unit: str = "ms"
-
-    @property
-    def p50(self) -> float:
-        return percentile(self.samples_ms, 50)
-
-    @property
-    def p95(self) -> float:
-        return percentile(self.samples_ms, 95)
-
-    @property
-    def max(self) -> float:
-        return max(self.samples_ms) if self.samples_ms else float("nan")
 
     def as_dict(self) -> dict[str, Any]:
         return {

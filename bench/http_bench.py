@@ -48,11 +48,11 @@ from mcp.client.streamable_http import streamable_http_client
 
 from benchlib import (
     REPO_ROOT,
+    SampleStats,
     evaldata_dir,
     git_head,
     machine_info,
     now_iso,
-    percentile,
     proc_cpu_seconds,
     proc_status_mb,
     render_table,
@@ -90,7 +90,7 @@ def log(msg: str) -> None:
 
 
 @dataclass
-class Row:
+class Row(SampleStats):
     key: str
     name: str
     samples_ms: list[float] = field(default_factory=list)
@@ -106,18 +106,6 @@ class Row:
     def slowest(self, k: int = 5) -> list[dict[str, Any]]:
         pairs = sorted(zip(self.samples_ms, self.labels, strict=False), reverse=True)[:k]
         return [{"ms": round(ms, 2), "call": label} for ms, label in pairs]
-
-    @property
-    def p50(self) -> float:
-        return percentile(self.samples_ms, 50)
-
-    @property
-    def p95(self) -> float:
-        return percentile(self.samples_ms, 95)
-
-    @property
-    def max(self) -> float:
-        return max(self.samples_ms) if self.samples_ms else float("nan")
 
     @property
     def passed(self) -> bool | None:
