@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         hoard.close()
 
         rows = []
-        figures = {}
+        figures: dict[str, object] = {}
         for name, values in [
             ("claim_get", claim),
             ("synthesis_status (32 sources, warm)", status),
