@@ -35,6 +35,7 @@ lint: install
 
 typecheck: install
 	$(BIN)/mypy
+	MYPYPATH=src:bench $(BIN)/mypy --strict bench
 
 unit: install
 	$(BIN)/pytest $(PYTEST_ARGS)
