@@ -108,6 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("path")
 
+    p = sub.add_parser("bench", help="measure hoard on (a copy of) this vault")
+    _common(p)
+    p.add_argument("--n", type=int, default=100, help="calls per operation")
+    p.add_argument("--receipt", type=Path, default=None, help="where to write the JSON receipt")
+    p.add_argument("--compare", type=Path, default=None, help="an earlier receipt: print ratios")
+
     p = sub.add_parser("run-js", help="run a read_code script (a file, or - for stdin)")
     _common(p)
     p.add_argument("file", help="the script: the body of an async function; - reads stdin")
@@ -315,6 +321,10 @@ def run(argv: Sequence[str] | None = None) -> int:
             return token_command(args)
         if args.command == "serve":
             return serve_command(args)
+        if args.command == "bench":
+            from hoard.bench import bench_command
+
+            return bench_command(args.vault, args.n, args.receipt, args.compare, args.json)
         with _open(args) as hoard:
             cmd = args.command
             if cmd == "claims":
