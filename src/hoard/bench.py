@@ -15,7 +15,6 @@ import platform
 import random
 import shutil
 import sqlite3
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -171,16 +170,11 @@ def render(receipt: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
     return "\n".join(lines)
 
 
-def bench_command(
-    vault: Path, n: int, receipt_path: Path | None, compare: Path | None, as_json: bool
-) -> int:
-    baseline = json.loads(compare.read_text(encoding="utf-8")) if compare else None
-    receipt = run_bench(vault, n, progress=lambda m: print(f"hoard bench: {m}", file=sys.stderr))
+def bench_and_save(
+    vault: Path, n: int, receipt_path: Path | None, progress: Callable[[str], None] | None = None
+) -> tuple[dict[str, Any], Path]:
+    """Run the bench and write its receipt (default: ``hoard-bench-<time>.json`` here)."""
+    receipt = run_bench(vault, n, progress)
     out = receipt_path or Path(f"hoard-bench-{time.strftime('%Y%m%d-%H%M%S')}.json")
     out.write_text(json.dumps(receipt, indent=2) + "\n", encoding="utf-8")
-    if as_json:
-        print(json.dumps(receipt))
-    else:
-        print(render(receipt, baseline))
-        print(f"receipt: {out}", file=sys.stderr)
-    return 0
+    return receipt, out

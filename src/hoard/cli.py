@@ -295,6 +295,21 @@ def _print_check(r: Any) -> None:
     )
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from hoard.bench import bench_and_save, render
+
+    baseline = json.loads(args.compare.read_text(encoding="utf-8")) if args.compare else None
+    receipt, out = bench_and_save(
+        args.vault, args.n, args.receipt, lambda m: print(f"hoard bench: {m}", file=sys.stderr)
+    )
+    if args.json:
+        print(json.dumps(receipt))
+    else:
+        print(render(receipt, baseline))
+        print(f"receipt: {out}", file=sys.stderr)
+    return EXIT_OK
+
+
 def _run_js(hoard: Hoard, file: str) -> Any:
     from hoard.adapters.sandbox import Sandbox
     from hoard.core.policy import OWNER
@@ -322,9 +337,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return serve_command(args)
         if args.command == "bench":
-            from hoard.bench import bench_command
-
-            return bench_command(args.vault, args.n, args.receipt, args.compare, args.json)
+            return _bench(args)
         with _open(args) as hoard:
             cmd = args.command
             if cmd == "claims":
