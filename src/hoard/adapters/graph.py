@@ -20,19 +20,46 @@ class Outgoing:
     line: int
 
 
-def resolve(conn: sqlite3.Connection, target_key: str, src_path: str) -> str | None:
-    src_folder = folder_of(src_path)
-    candidates = [target_key]
-    if src_folder:
-        candidates.append(f"{src_folder.lower()}/{target_key}")
-    path_hits = [
-        r[0]
-        for key in candidates
-        for r in conn.execute("SELECT path FROM notes WHERE path_key = ?", (key,))
-    ]
-    stem = target_key.rpartition("/")[2]
-    stem_hits = [r[0] for r in conn.execute("SELECT path FROM notes WHERE stem_key = ?", (stem,))]
-    return pick_target(target_key, src_folder, path_hits, stem_hits)
+_CHUNK = 500  # bound parameters per IN (...) query
+
+
+def _lookup(conn: sqlite3.Connection, column: str, keys: set[str]) -> dict[str, list[str]]:
+    """Note paths by ``path_key`` or ``stem_key``, for many keys in a few queries."""
+    out: dict[str, list[str]] = {}
+    ordered = sorted(keys)
+    for i in range(0, len(ordered), _CHUNK):
+        chunk = ordered[i : i + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        # column is one of two fixed names; the keys are bound parameters
+        sql = f"SELECT path, {column} FROM notes WHERE {column} IN ({marks})"
+        for path, key in conn.execute(sql, chunk):
+            out.setdefault(key, []).append(path)
+    return out
+
+
+def resolve_many(
+    conn: sqlite3.Connection, links: list[tuple[str, str]]
+) -> dict[tuple[str, str], str | None]:
+    """Resolve ``(target_key, source path)`` pairs to note paths (None: broken), with two
+    batched lookups instead of queries per link. Same rules as :func:`pick_target`."""
+    path_keys: set[str] = set()
+    stem_keys: set[str] = set()
+    for key, src in links:
+        folder = folder_of(src)
+        path_keys.add(key)
+        if folder:
+            path_keys.add(f"{folder.lower()}/{key}")
+        stem_keys.add(key.rpartition("/")[2])
+    by_path = _lookup(conn, "path_key", path_keys)
+    by_stem = _lookup(conn, "stem_key", stem_keys)
+    out: dict[tuple[str, str], str | None] = {}
+    for key, src in links:
+        folder = folder_of(src)
+        hits = list(by_path.get(key, ()))
+        if folder:
+            hits += by_path.get(f"{folder.lower()}/{key}", [])
+        out[(key, src)] = pick_target(key, folder, hits, by_stem.get(key.rpartition("/")[2], []))
+    return out
 
 
 def outgoing(conn: sqlite3.Connection, note_id: int, src_path: str) -> list[Outgoing]:
@@ -41,12 +68,10 @@ def outgoing(conn: sqlite3.Connection, note_id: int, src_path: str) -> list[Outg
         "ORDER BY line, rowid",
         (note_id,),
     ).fetchall()
-    cache: dict[str, str | None] = {}
+    hits = resolve_many(conn, [(key, src_path) for _, key, *_ in rows])
     out = []
     for target, key, heading, alias, embed, line in rows:
-        if key not in cache:
-            cache[key] = resolve(conn, key, src_path)
-        hit = cache[key]
+        hit = hits[(key, src_path)]
         out.append(Outgoing(target, hit, hit is None, heading, alias, bool(embed), line))
     return out
 
@@ -60,11 +85,8 @@ def backlinks(conn: sqlite3.Connection, path: str) -> list[str]:
         "WHERE l.stem_key = ?",
         (skey,),
     ).fetchall()
-    found: set[str] = set()
-    for src, key in rows:
-        if src not in found and resolve(conn, key, src) == path:
-            found.add(src)
-    return sorted(found)
+    hits = resolve_many(conn, [(key, src) for src, key in rows])
+    return sorted({src for src, key in rows if hits[(key, src)] == path})
 
 
 def broken_links(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
