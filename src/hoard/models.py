@@ -271,10 +271,29 @@ class RecoverResult:
     transactions: list[RecoverItem]
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def to_json(obj: Any) -> Any:
-    """Plain JSON-able data from a result dataclass (recursively)."""
+    """Plain JSON-able data from a result dataclass (recursively). Scalars are checked
+    first and field names are cached per class: a listing has thousands of leaves."""
+    cls = type(obj)
+    if cls in _SCALARS:
+        return obj
+    if cls is list or cls is tuple:
+        return [to_json(x) for x in obj]
+    if cls is dict:
+        return {str(k): to_json(v) for k, v in obj.items()}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {name: to_json(getattr(obj, name)) for name in _field_names(cls)}
     if isinstance(obj, list | tuple):
         return [to_json(x) for x in obj]
     if isinstance(obj, dict):

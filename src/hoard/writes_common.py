@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import unicodedata
 from datetime import UTC, datetime
 
@@ -16,7 +17,9 @@ INDEX_NAME = "_INDEX.md"
 
 
 def iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """A POSIX time as ISO 8601 UTC to the second (``time.strftime`` is about twice as fast
+    as going through ``datetime``, which matters when listing hundreds of files)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
 def index_path_for(rel: str) -> str:
