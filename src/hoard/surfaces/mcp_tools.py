@@ -36,6 +36,7 @@ from hoard.models import (
     to_json,
 )
 from hoard.service import Hoard
+from hoard.surfaces.mcp_schema import simplify_schema
 
 log = logging.getLogger("hoard.mcp")
 
@@ -94,7 +95,8 @@ def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:
-    """Register tools under their function names, with structured output."""
+    """Register tools under their function names, with structured output whose schema is
+    rewritten to validate cheaply (same meaning; see :mod:`hoard.surfaces.mcp_schema`)."""
     for fn, description, annotations in tools:
         srv.add_tool(
             fn,
@@ -103,6 +105,9 @@ def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnn
             annotations=annotations,
             structured_output=True,
         )
+        tool = srv._tool_manager.get_tool(fn.__name__)
+        if tool is not None and tool.fn_metadata.output_schema is not None:
+            tool.fn_metadata.output_schema = simplify_schema(tool.fn_metadata.output_schema)
 
 
 class _Server(MCPServer):

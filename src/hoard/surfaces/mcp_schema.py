@@ -1,0 +1,75 @@
+"""Output schemas that are cheap to validate.
+
+Clients validate every structured result against the tool's ``outputSchema`` (the official
+Python client does, with ``jsonschema``). Pydantic's schemas put nested models behind
+``$ref: #/$defs/...`` and optional fields behind ``anyOf`` of single types; a validator pays
+a reference lookup per list item and a sub-validation per ``anyOf`` branch. A 500-entry
+``vault_list`` result spent most of the client's time there. :func:`simplify_schema` rewrites
+a schema into an equivalent one without those: local references are inlined (when the
+definitions are not recursive) and ``anyOf`` branches that only name a type become one
+``type`` list. What the schema accepts does not change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_DEFS_PREFIX = "#/$defs/"
+_ANNOTATIONS = frozenset({"title", "description"})
+
+
+def simplify_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """An equivalent schema with local ``$ref``s inlined and type-only ``anyOf`` merged.
+    A schema whose definitions refer to themselves is returned with only ``anyOf`` merged."""
+    defs: dict[str, Any] = schema.get("$defs", {})
+    body = {k: v for k, v in schema.items() if k != "$defs"}
+    try:
+        inlined = _inline(body, defs, ())
+    except _Recursive:
+        inlined = schema
+    merged: dict[str, Any] = _merge_any_of(inlined)
+    return merged
+
+
+class _Recursive(Exception):
+    pass
+
+
+def _inline(node: Any, defs: dict[str, Any], trail: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(x, defs, trail) for x in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_DEFS_PREFIX):
+        name = ref[len(_DEFS_PREFIX) :]
+        if name in trail:
+            raise _Recursive(name)
+        if name not in defs:
+            raise _Recursive(name)  # a dangling reference: leave the schema as it was
+        target = _inline(defs[name], defs, (*trail, name))
+        extra = {k: _inline(v, defs, trail) for k, v in node.items() if k != "$ref"}
+        return {**target, **extra} if extra else target
+    return {k: _inline(v, defs, trail) for k, v in node.items()}
+
+
+def _merge_any_of(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_merge_any_of(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _merge_any_of(v) for k, v in node.items()}
+    branches = out.get("anyOf")
+    if isinstance(branches, list) and branches and "type" not in out:
+        types: list[str] = []
+        for branch in branches:
+            if not isinstance(branch, dict) or set(branch) - _ANNOTATIONS != {"type"}:
+                return out
+            kind = branch["type"]
+            if not isinstance(kind, str):
+                return out
+            if kind not in types:
+                types.append(kind)
+        del out["anyOf"]
+        out["type"] = types[0] if len(types) == 1 else types
+    return out

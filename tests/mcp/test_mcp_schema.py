@@ -1,0 +1,104 @@
+"""Published output schemas are rewritten to validate cheaply without changing meaning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+from pydantic import TypeAdapter
+
+from hoard.core.policy import LOCAL_DEFAULT
+from hoard.models import LinksResult, ListResult, SearchResult
+from hoard.service import Hoard
+from hoard.surfaces.mcp_schema import simplify_schema
+from hoard.surfaces.mcp_tools import HoardMCP
+from mcp import Client
+
+NESTED: dict[str, Any] = {
+    "$defs": {
+        "Entry": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "size": {"type": "integer"}},
+            "required": ["path", "size"],
+        }
+    },
+    "type": "object",
+    "properties": {
+        "entries": {"type": "array", "items": {"$ref": "#/$defs/Entry"}},
+        "next": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
+    },
+    "required": ["entries"],
+}
+
+
+def test_local_references_are_inlined_and_defs_dropped() -> None:
+    out = simplify_schema(NESTED)
+    assert "$defs" not in out
+    assert out["properties"]["entries"]["items"] == NESTED["$defs"]["Entry"]
+
+
+def test_type_only_any_of_becomes_a_type_list() -> None:
+    out = simplify_schema(NESTED)
+    assert out["properties"]["next"] == {"type": ["integer", "null"], "default": None}
+
+
+def test_any_of_with_constraints_is_left_alone() -> None:
+    schema = {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
+    assert simplify_schema(schema) == schema
+
+
+def test_recursive_definitions_keep_their_references() -> None:
+    schema = {
+        "$defs": {
+            "Node": {"type": "object", "properties": {"kids": {"items": {"$ref": "#/$defs/Node"}}}}
+        },
+        "$ref": "#/$defs/Node",
+    }
+    assert simplify_schema(schema) == schema
+
+
+def test_a_reference_with_siblings_keeps_them() -> None:
+    schema = {
+        "$defs": {"A": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/$defs/A", "description": "kept"}},
+    }
+    assert simplify_schema(schema)["properties"]["a"] == {"type": "string", "description": "kept"}
+
+
+INSTANCES: list[tuple[Any, bool]] = [
+    ({"entries": [{"path": "a.md", "size": 1}], "next": None}, True),
+    ({"entries": [{"path": "a.md", "size": 1}], "next": 3}, True),
+    ({"entries": [{"path": "a.md"}]}, False),
+    ({"entries": [{"path": 1, "size": 1}]}, False),
+    ({"entries": [], "next": "x"}, False),
+    ({"next": 1}, False),
+]
+
+
+@pytest.mark.parametrize(("instance", "valid"), INSTANCES)
+def test_the_rewritten_schema_accepts_exactly_what_the_original_did(
+    instance: Any, valid: bool
+) -> None:
+    for schema in (NESTED, simplify_schema(NESTED)):
+        assert jsonschema.Draft202012Validator(schema).is_valid(instance) is valid
+
+
+@pytest.mark.parametrize("model", [ListResult, SearchResult, LinksResult])
+def test_hoard_result_schemas_lose_every_reference(model: type) -> None:
+    schema = TypeAdapter(model).json_schema()
+    out = simplify_schema(schema)
+    jsonschema.Draft202012Validator.check_schema(out)
+    assert "$ref" not in str(out)
+
+
+@pytest.mark.anyio
+async def test_the_server_publishes_the_simplified_schemas(example_hoard: Hoard) -> None:
+    async with Client(HoardMCP(example_hoard, LOCAL_DEFAULT).server) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        listed = await c.call_tool("vault_list", {"path": ""})  # the client validates it
+    assert not listed.is_error
+    listing = tools["vault_list"].output_schema
+    assert listing is not None
+    assert "$ref" not in str(listing)
+    assert listing["properties"]["entries"]["items"]["properties"]["path"]["type"] == "string"
