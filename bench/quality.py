@@ -88,6 +88,14 @@ VARIANTS: dict[str, tuple[VariantFn, str]] = {
         lambda s: dataclasses.replace(s, feedback_terms=0),
         "no pseudo-relevance feedback on long queries (feedback_terms=0)",
     ),
+    "no-phrases": (
+        lambda s: dataclasses.replace(s, phrase_weight=0.0),
+        "no proximity bonus for adjacent query words found as a phrase (phrase_weight=0)",
+    ),
+    "feedback-0.2": (
+        lambda s: dataclasses.replace(s, feedback_weight=0.2),
+        "feedback weight 0.2 (the default before the proximity bonus) instead of 0.1",
+    ),
     "no-common-drop": (
         lambda s: dataclasses.replace(s, common_share=1.0),
         "words in most notes are kept in multi-word queries (common_share=1.0)",

@@ -60,7 +60,8 @@ class SearchConfig:
     common_share: float = 0.4
     feedback_terms: int = 10
     feedback_min_words: int = 5
-    feedback_weight: float = 0.2
+    feedback_weight: float = 0.1
+    phrase_weight: float = 0.2
     snippet_chars: int = 240
     frontmatter_keys: tuple[str, ...] = (
         "title",
@@ -253,6 +254,11 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             _num(0, 10),
             "How much the feedback words' score counts against the query's own (both scaled "
             "to their best).",
+        ),
+        "phrase_weight": (
+            _num(0, 10),
+            "Proximity: how much a phrase match of two words that are adjacent in the query "
+            "adds (scaled to the best score; 0 turns it off).",
         ),
         "snippet_chars": (_int(40, 4000), "Length of a result snippet, in characters."),
         "frontmatter_keys": (_strs, "Frontmatter keys shown with each search result."),

@@ -13,6 +13,7 @@ from hoard.core.query import (
     MAX_QUERY_CHUNKS,
     MAX_TERM_CHARS,
     Chunk,
+    adjacent_pairs,
     build_expression,
     is_prefix_eligible,
     max_edits,
@@ -244,3 +245,26 @@ def test_the_typo_budget_scales_with_length_and_spares_numbers(term: str, edits:
 )
 def test_prefix_eligibility(term: str, eligible: bool) -> None:
     assert is_prefix_eligible(term, 4) is eligible
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("time sharing system", ["time sharing", "sharing system"]),
+        ("TSS (Time Sharing System), for IBM", ["time sharing", "sharing system", "for ibm"]),
+        ("the cat and the hat", []),
+        ("one", []),
+        ("", []),
+        ("Søren Kierkegaard; Søren Kierkegaard", ["søren kierkegaard"]),
+        ("e-mail client", ["e mail", "mail client"]),
+    ],
+)
+def test_adjacent_pairs_are_neighbouring_words_within_a_clause_without_stopwords(
+    text: str, pairs: list[str]
+) -> None:
+    assert adjacent_pairs(text, STOPWORDS) == pairs
+
+
+def test_adjacent_pairs_are_capped() -> None:
+    text = " ".join(f"w{i}" for i in range(100))
+    assert len(adjacent_pairs(text, STOPWORDS, limit=16)) == 16

@@ -44,6 +44,23 @@ def test_a_title_only_match_beats_a_body_only_match(write_note, open_hoard, back
     assert [h.path for h in result.results] == ["tech/a.md", "tech/b.md"]
 
 
+@pytest.mark.parametrize("phrase_weight", [0.2, 0.0])
+def test_words_next_to_each_other_as_in_the_query_rank_above_the_same_words_apart(
+    write_note, open_hoard, background, vault, phrase_weight
+):
+    background()
+    (vault / "hoard.toml").write_text(f"[search]\nphrase_weight = {phrase_weight}\n")
+    write_note("tech/a.md", "Note a", "quokka wombat filler words here and then island")
+    write_note("tech/b.md", "Note b", "quokka island filler words here and then wombat")
+
+    paths = [h.path for h in open_hoard().search("quokka island").results]
+
+    # Equal BM25 ties break by path, so only the proximity bonus puts b first.
+    assert paths[:2] == (
+        ["tech/b.md", "tech/a.md"] if phrase_weight else ["tech/a.md", "tech/b.md"]
+    )
+
+
 @pytest.mark.parametrize(
     ("downranked", "peer", "multiplier"),
     [

@@ -9,17 +9,15 @@ index is unusable: a bounded, chunked scan of the files themselves.
 from __future__ import annotations
 
 import json
-import math
-import re
 import sqlite3
 import threading
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hoard.adapters.index import Index
 from hoard.adapters.index_rows import rank_multiplier
+from hoard.adapters.search_bonus import RunFn, add_feedback, add_phrase_bonus
 from hoard.adapters.typos import Vocabulary
 from hoard.adapters.vault import Vault
 from hoard.config import Config
@@ -28,6 +26,7 @@ from hoard.core.note import parse_note
 from hoard.core.paths import folder_of
 from hoard.core.query import (
     Chunk,
+    adjacent_pairs,
     build_expression,
     is_prefix_eligible,
     max_edits,
@@ -39,15 +38,6 @@ from hoard.errors import BadQuery, HoardError
 Visible = Callable[[str], bool]
 
 FTS_OPERATORS = frozenset({"and", "or", "not", "near"})
-
-FEEDBACK_DOCS = 5
-"""How many top hits feedback reads."""
-FEEDBACK_MIN_WORDS = 40
-"""A hit shorter than this (a title without an abstract) says too little to learn from."""
-FEEDBACK_MIN_DOCS = 3
-FEEDBACK_MAX_SHARE = 0.1
-"""Feedback ignores words found in more than this share of the notes."""
-_FEEDBACK_WORD = re.compile(r"[^\W\d_]{3,}")
 
 PREFIX_COMPLETIONS = 4
 """How many words as written a prefix term also matches exactly (most common first)."""
@@ -276,13 +266,17 @@ class Fts5Searcher:
                 prev = scores.get(r[0])
                 if prev is None or penalised > prev[0]:
                     scores[r[0]] = (penalised, prev is None, r)
+        run: RunFn = lambda expr: self._run(conn, expr, req, fetch)  # noqa: E731
+        if req.mode == "natural" and s.phrase_weight > 0 and rows:
+            add_phrase_bonus(scores, adjacent_pairs(req.query, self._stopwords), s, run)
         if (
             req.mode == "natural"
             and s.feedback_terms > 0
             and len(chunks) >= s.feedback_min_words
             and rows
         ):
-            self._add_feedback(conn, scores, chunks, req, fetch)
+            asked = {t for c in chunks for t in c.tokens} | self._stopwords
+            add_feedback(conn, scores, asked, self.vocab, self.index, s, run)
         ranked = sorted(scores.values(), key=lambda v: (-v[0], v[2][1]))
         hits: list[Hit] = []
         fm_raw: dict[int, str | None] = {}
@@ -308,58 +302,6 @@ class Fts5Searcher:
             hidden=hidden,
             corrections={chunks[i].tokens[0]: v for i, v in corrections.items()},
         )
-
-    def _add_feedback(
-        self,
-        conn: sqlite3.Connection,
-        scores: dict[int, tuple[float, bool, tuple[Any, ...]]],
-        chunks: list[Chunk],
-        req: SearchRequest,
-        fetch: int,
-    ) -> None:
-        """Pseudo-relevance feedback for long, question-like queries: the words that stand
-        out in the first few hits (frequent there, rare in the vault) are searched too, and
-        their BM25 joins the score with weight ``feedback_weight`` (both scores scaled to
-        their best). Short, title-like queries are left alone."""
-        s = self.config.search
-        best = sorted(scores.values(), key=lambda v: -v[0])[:FEEDBACK_DOCS]
-        ids = [v[2][0] for v in best]
-        marks = ",".join("?" * len(ids))
-        rows = conn.execute(
-            f"SELECT title, body FROM notes_fts WHERE rowid IN ({marks})", ids
-        ).fetchall()
-        df = self.vocab.doc_counts(self.index.reader_token())
-        total = max(1, self.index.note_count_cached())
-        asked = {t for c in chunks for t in c.tokens} | self._stopwords
-        weight: dict[str, float] = {}
-        docs = [_FEEDBACK_WORD.findall(f"{title} {body}".lower()) for title, body in rows]
-        docs = [d for d in docs if len(d) >= FEEDBACK_MIN_WORDS]
-        if len(docs) < FEEDBACK_MIN_DOCS:
-            return  # the hits are too short to say what else the query is about
-        for words in docs:
-            counts = Counter(w for w in words if w not in asked)
-            size = sum(counts.values()) or 1
-            for w, c in counts.items():
-                n = df.get(w, 0)
-                if 1 < n <= FEEDBACK_MAX_SHARE * total:
-                    weight[w] = weight.get(w, 0.0) + c / size * math.log(total / n)
-        terms = sorted(weight, key=lambda w: (-weight[w], w))[: s.feedback_terms]
-        if not terms:
-            return
-        expr = " OR ".join('"' + w.replace('"', '""') + '"' for w in terms)
-        extra = self._run(conn, expr, req, fetch)
-        if not extra:
-            return
-        top1 = max(v[0] for v in scores.values()) or 1.0
-        top2 = max(r[5] for r in extra) or 1.0
-        beta = s.feedback_weight
-        for r in extra:
-            bonus = beta * r[5] / top2 * top1
-            prev = scores.get(r[0])
-            if prev is None:
-                scores[r[0]] = (bonus, False, r)
-            else:
-                scores[r[0]] = (prev[0] + bonus, prev[1], prev[2])
 
     @staticmethod
     def _shown_corrections(

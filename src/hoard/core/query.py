@@ -12,6 +12,7 @@ higher.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -69,6 +70,29 @@ def parse_natural(text: str, stopwords: frozenset[str]) -> list[Chunk]:
                     seen.add(t)
                     extra.append(Chunk([t], fold_variants(t)))
     return (kept + extra)[: MAX_QUERY_CHUNKS * 2]
+
+
+_CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"]")
+
+
+def adjacent_pairs(text: str, stopwords: frozenset[str], limit: int = 16) -> list[str]:
+    """Pairs of words next to each other in the query (``"time sharing"``, ``"sharing
+    system"``), not across punctuation and not involving a stopword: notes holding them
+    as phrases are about what the query is about more often than notes that hold the words
+    apart. Pure; at most ``limit`` distinct pairs, in query order."""
+    text = unicodedata.normalize("NFC", text or "")
+    out: list[str] = []
+    for clause in _CLAUSE_BREAK.split(text):
+        words = [w.lower()[:MAX_TERM_CHARS] for w in _WORD.findall(clause)]
+        for a, b in itertools.pairwise(words):
+            if a in stopwords or b in stopwords:
+                continue
+            pair = f"{a} {b}"
+            if pair not in out:
+                out.append(pair)
+                if len(out) >= limit:
+                    return out
+    return out
 
 
 def is_prefix_eligible(term: str, min_length: int) -> bool:
