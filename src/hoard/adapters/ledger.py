@@ -216,15 +216,25 @@ class Ledger:
         return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction. ``durable=False`` commits without waiting for the disk
+        (``synchronous=NORMAL``: safe against a crash of this process, not of the machine);
+        only for rows that can be rebuilt after a power loss, such as the outcome of a change
+        whose durable intent row is reconciled from the file at the next start."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            if not durable:
+                self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            finally:
+                if not durable:
+                    self._conn.execute("PRAGMA synchronous=FULL")
 
     @contextlib.contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

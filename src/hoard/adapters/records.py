@@ -133,7 +133,10 @@ class Records:
         reason: str | None = None,
         intent_id: int | None = None,
     ) -> None:
-        with self.ledger.transaction() as conn:
+        """Record an event. The outcome of a change (it names its intent) commits without
+        an fsync: the intent row is durable, and an intent whose outcome a power loss took
+        is reconciled from the file at the next start. Every other event is durable."""
+        with self.ledger.transaction(durable=intent_id is None) as conn:
             conn.execute(
                 "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
                 "intent_id) VALUES(?,?,?,?,?,?,?,?,?)",
