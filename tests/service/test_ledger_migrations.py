@@ -52,3 +52,22 @@ def test_a_ledger_from_a_newer_hoard_is_refused_untouched(tmp_path: Path) -> Non
         Ledger(path)
 
     assert path.read_bytes() == before
+
+
+def test_a_relaxed_transaction_commits_and_puts_full_sync_back(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger.db")
+    try:
+        with ledger.transaction(durable=False) as conn:
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+            conn.execute(
+                "INSERT INTO events(at, tool, caller, path, decision) VALUES(0, 't', 'c', 'p', 'x')"
+            )
+        with ledger.read() as conn:
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+            assert conn.execute("SELECT count(*) FROM events WHERE tool='t'").fetchone()[0] == 1
+        with pytest.raises(RuntimeError), ledger.transaction(durable=False):
+            raise RuntimeError("rolled back")
+        with ledger.read() as conn:
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+    finally:
+        ledger.close()
