@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench quality clean docs
+.PHONY: serve test lint typecheck unit install bench bench-core quality clean docs
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +42,18 @@ unit: install
 
 test: lint typecheck unit
 
+# `hoard bench` on the 13k-note Zettelkasten of the shared evaluation data (read by path, never
+# copied here; the bench works on a temporary copy): every MCP tool through the official client
+# over loopback HTTP, in-process rows and naive baselines. ARGS="--n 200", "--no-http", ...
+HOARD_EVALDATA ?= $(abspath ../shared/evaldata)
+BENCH_VAULT    ?= $(HOARD_EVALDATA)/zk-digitalyoshixi/notes
+
 bench: install
+	$(BIN)/hoard bench --vault $(BENCH_VAULT) \
+	  --receipt bench/receipts/bench-zk-$$(date -u +%Y-%m-%d).json $(ARGS)
+
+# The longer in-process study (query kinds, watcher on/off, CLI memory): bench/core_bench.py.
+bench-core: install
 	$(BIN)/python bench/core_bench.py $(ARGS)
 
 quality: install

@@ -17,6 +17,7 @@ from typing import Any
 
 from hoard import __version__
 from hoard.cli_admin import grant_command, serve_command, token_command
+from hoard.cli_bench import add_bench_parser, bench_command
 from hoard.cli_claims import add_claims_parser, claims_command
 from hoard.cli_writes import WRITE_COMMANDS, write_command
 from hoard.core.policy import SCOPES, WRITE_MODES
@@ -108,11 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("path")
 
-    p = sub.add_parser("bench", help="measure hoard on (a copy of) this vault")
-    _common(p)
-    p.add_argument("--n", type=int, default=100, help="calls per operation")
-    p.add_argument("--receipt", type=Path, default=None, help="where to write the JSON receipt")
-    p.add_argument("--compare", type=Path, default=None, help="an earlier receipt: print ratios")
+    add_bench_parser(sub)
 
     p = sub.add_parser("run-js", help="run a read_code script (a file, or - for stdin)")
     _common(p)
@@ -295,21 +292,6 @@ def _print_check(r: Any) -> None:
     )
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from hoard.bench import bench_and_save, render
-
-    baseline = json.loads(args.compare.read_text(encoding="utf-8")) if args.compare else None
-    receipt, out = bench_and_save(
-        args.vault, args.n, args.receipt, lambda m: print(f"hoard bench: {m}", file=sys.stderr)
-    )
-    if args.json:
-        print(json.dumps(receipt))
-    else:
-        print(render(receipt, baseline))
-        print(f"receipt: {out}", file=sys.stderr)
-    return EXIT_OK
-
-
 def _run_js(hoard: Hoard, file: str) -> Any:
     from hoard.adapters.sandbox import Sandbox
     from hoard.core.policy import OWNER
@@ -337,7 +319,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             return serve_command(args)
         if args.command == "bench":
-            return _bench(args)
+            return bench_command(args, list(argv) if argv is not None else sys.argv[1:])
         with _open(args) as hoard:
             cmd = args.command
             if cmd == "claims":
@@ -383,3 +365,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def main() -> None:
     sys.exit(run())
+
+
+if __name__ == "__main__":  # ``python -m hoard.cli``: how ``hoard bench`` starts its server
+    main()
