@@ -52,14 +52,18 @@ def resolve_many(
         stem_keys.add(key.rpartition("/")[2])
     by_path = _lookup(conn, "path_key", path_keys)
     by_stem = _lookup(conn, "stem_key", stem_keys)
-    out: dict[tuple[str, str], str | None] = {}
-    for key, src in links:
-        folder = folder_of(src)
-        hits = list(by_path.get(key, ()))
-        if folder:
-            hits += by_path.get(f"{folder.lower()}/{key}", [])
-        out[(key, src)] = pick_target(key, folder, hits, by_stem.get(key.rpartition("/")[2], []))
-    return out
+    return {(key, src): _pick(key, src, by_path, by_stem) for key, src in links}
+
+
+def _pick(
+    key: str, src: str, by_path: dict[str, list[str]], by_stem: dict[str, list[str]]
+) -> str | None:
+    """:func:`pick_target` for one link, given candidate notes by path key and stem key."""
+    folder = folder_of(src)
+    hits = list(by_path.get(key, ()))
+    if folder:
+        hits += by_path.get(f"{folder.lower()}/{key}", [])
+    return pick_target(key, folder, hits, by_stem.get(key.rpartition("/")[2], []))
 
 
 def outgoing(conn: sqlite3.Connection, note_id: int, src_path: str) -> list[Outgoing]:
@@ -101,10 +105,6 @@ def broken_links(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
         "SELECT n.path, l.target, l.target_key, l.line FROM links l JOIN notes n ON n.id = l.src "
         "ORDER BY n.path, l.line"
     ):
-        folder = folder_of(src)
-        hits = list(by_path.get(key, ()))
-        if folder:
-            hits += by_path.get(f"{folder.lower()}/{key}", [])
-        if pick_target(key, folder, hits, by_stem.get(key.rpartition("/")[2], [])) is None:
+        if _pick(key, src, by_path, by_stem) is None:
             out.append((src, target, line))
     return out
