@@ -192,3 +192,18 @@ def test_check_sees_a_broken_link_written_after_opening_once_reindexed(write_not
     h.reindex()
 
     assert [(b.path, b.target) for b in h.check().broken_links] == [("tech/b.md", "nothing-here")]
+
+
+def test_a_note_with_more_links_than_one_lookup_batch_resolves_every_one(write_note, open_hoard):
+    for i in range(0, 1200, 2):  # every even-numbered target exists
+        write_note(f"hub/t{i}.md", f"T{i}", "leaf")
+    write_note("hub/index.md", "Hub", " ".join(f"[[t{i}]]" for i in range(1200)))
+
+    r = open_hoard().links("hub/index.md")
+
+    assert len(r.outgoing) == 1200
+    for i, o in enumerate(r.outgoing):
+        assert (o.resolved_path, o.broken) == (
+            (f"hub/t{i}.md", False) if i % 2 == 0 else (None, True)
+        )
+    assert open_hoard().links("hub/t600.md").backlinks == ["hub/index.md"]
