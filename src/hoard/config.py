@@ -283,10 +283,22 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         ),
     },
     "rerank": {
-        "enabled": (_bool, "Reserved: rerank is not built yet (results say reranked=false)."),
-        "url": (_str, "Reserved: the rerank endpoint."),
-        "timeout_ms": (_int(10, 60000), "Reserved: how long to wait for the endpoint."),
-        "shortlist": (_int(2, 200), "Reserved: how many BM25 hits the model would see."),
+        "enabled": (
+            _bool,
+            "Let a model reorder a contested top (the second score within 90% of the best); "
+            'needs `url`. A search with `rerank="on"` asks for it even when not contested.',
+        ),
+        "url": (
+            _str,
+            "The rerank endpoint (http or https): hoard POSTs "
+            '`{"query", "texts"}` and reads `[{"index", "score"}]` (text-embeddings-inference) '
+            'or `{"results": [{"index", "relevance_score"}]}`. Private notes are never sent.',
+        ),
+        "timeout_ms": (
+            _int(10, 60000),
+            "How long to wait for the endpoint; past it the BM25 order stands.",
+        ),
+        "shortlist": (_int(2, 200), "How many BM25 hits the model sees and may reorder."),
     },
 }
 
@@ -323,6 +335,8 @@ def parse_config(data: Mapping[str, Any]) -> Config:
         raise ConfigError("contract.tags_min", "is larger than contract.tags_max")
     if cfg.search.typo_two_edits_length < cfg.search.typo_min_length:
         raise ConfigError("search.typo_two_edits_length", "is smaller than typo_min_length")
+    if cfg.rerank.enabled and not cfg.rerank.url.startswith(("http://", "https://")):
+        raise ConfigError("rerank.url", "must be an http:// or https:// URL when rerank is enabled")
     return cfg
 
 

@@ -20,6 +20,7 @@ from hoard.adapters.graph import backlinks, broken_links, outgoing
 from hoard.adapters.index import Index, ProgressFn
 from hoard.adapters.index_rows import frontmatter_of
 from hoard.adapters.ledger import AccessRequest, Ledger
+from hoard.adapters.rerank import HttpReranker, Reranker
 from hoard.adapters.search import (
     Fts5Searcher,
     SearchOutcome,
@@ -29,11 +30,12 @@ from hoard.adapters.search import (
 from hoard.adapters.vault import Vault
 from hoard.adapters.watcher import Watcher
 from hoard.config import Config, load_config
+from hoard.core.byte_window import utf8_window
 from hoard.core.contract import check_contract
 from hoard.core.globs import matches_any
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path, normalize_rel_path
-from hoard.core.policy import IDENTITY_NOTE, OWNER, Caller, is_protected, may_see
+from hoard.core.policy import OWNER, Caller, is_protected, may_see, policy_notes
 from hoard.defaults import default_state_dir
 from hoard.errors import Forbidden, HoardError, InvalidArgument, NotFound, Protected, TooLarge
 from hoard.honesty import Budget, Honesty
@@ -51,6 +53,7 @@ from hoard.models import (
     SearchHit,
     SearchResult,
 )
+from hoard.search_rerank import is_contested, rerank_step
 from hoard.writes import WritePath
 from hoard.writes_common import iso
 
@@ -87,6 +90,10 @@ class Hoard:
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
         self.searcher = Fts5Searcher(self.index, self.config)
         self.fallback = SubstringSearcher(self.vault, self.config)
+        rr = self.config.rerank
+        self.reranker: Reranker | None = (
+            HttpReranker(rr.url, rr.timeout_ms / 1000) if rr.enabled and rr.url else None
+        )
         self.watcher: Watcher | None = Watcher(self.vault.root, self.index) if watch else None
         self._startup = self.index.open_checked(
             progress, self.watcher.start if self.watcher is not None else None
@@ -204,18 +211,6 @@ class Hoard:
             for g in self.ledger.active_grants()
             if g.caller == caller.name
         ]
-        notes = [IDENTITY_NOTE]
-        if caller.write_mode == "propose":
-            notes.append("Your writes become proposals that a person confirms.")
-        if self.config.protected:
-            notes.append(
-                "Protected notes are invisible without a grant; ask with "
-                "vault_request_access(glob, reason)."
-            )
-        notes.append(
-            "Private notes can be read (with 'read') but never overwritten or "
-            "archived through the server."
-        )
         return PolicyResult(
             caller=caller.name,
             scopes=sorted(caller.scopes),
@@ -223,7 +218,7 @@ class Hoard:
             private=list(self.config.private),
             protected=list(self.config.protected),
             grants=grants,
-            notes=notes,
+            notes=policy_notes(caller, bool(self.config.protected)),
         )
 
     # -- search -----------------------------------------------------------------------------
@@ -255,7 +250,9 @@ class Hoard:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
         folder_rel = normalize_rel_path(folder, allow_root=True) if folder else None
-        req = SearchRequest(query, limit, folder_rel or None, mode, visible)
+        reranking = self.reranker is not None and rerank != "off"
+        fetch = max(limit, self.config.rerank.shortlist) if reranking else limit
+        req = SearchRequest(query, fetch, folder_rel or None, mode, visible)
         error: str | None = None
         try:
             self.ensure_fresh()
@@ -271,12 +268,25 @@ class Hoard:
             SearchHit(h.path, h.title, h.score, h.snippet, h.folder, h.frontmatter)
             for h in outcome.hits
         ]
+        contested = is_contested(hits)
+        step = rerank_step(
+            self.reranker if rerank != "off" else None,
+            rerank,
+            contested,
+            outcome.engine,
+            lambda: self.index.reader(),
+            query,
+            hits,
+            self.config.rerank.shortlist,
+            self.is_private,
+        )
+        hits, engine, reranked, warnings = step.hits, step.engine, step.reranked, step.warnings
+        error = error or step.error
+        hits = hits[:limit]
         # Registered summaries carry their synthesis state; one budget for the whole page.
         by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
         for h in hits:
             h.warnings.extend(by_path.get(h.path, []))
-        contested = len(hits) >= 2 and hits[1].score >= 0.9 * hits[0].score
-        warnings: list[dict[str, Any]] = []
         if outcome.corrections:
             warnings.append(
                 {
@@ -288,10 +298,10 @@ class Hoard:
             )
         return SearchResult(
             query=query,
-            engine=outcome.engine,
+            engine=engine,
             error=error or outcome.error,
             contested=contested,
-            reranked=False,
+            reranked=reranked,
             hidden_protected=outcome.hidden,
             took_ms=round((time.perf_counter() - t0) * 1000, 3),
             results=hits,
@@ -350,20 +360,9 @@ class Hoard:
                 size=size,
             )
         size = len(raw)
-        if offset > size:
-            raise InvalidArgument(f"offset {offset} is past the end ({size} bytes)", size=size)
-        if offset < size and _is_continuation(raw[offset]):
-            raise InvalidArgument(f"offset {offset} is inside a UTF-8 character")
-        end = min(size, offset + max_bytes)
-        while end < size and end > offset and _is_continuation(raw[end]):
-            end -= 1
-        if end == offset and offset < size:
-            raise InvalidArgument("max_bytes is smaller than one character here")
+        content, end, valid = utf8_window(raw, offset, max_bytes)
         warnings: list[dict[str, Any]] = []
-        try:
-            content = raw[offset:end].decode("utf-8")
-        except UnicodeDecodeError:
-            content = raw[offset:end].decode("utf-8", errors="replace")
+        if not valid:
             warnings.append(
                 {
                     "kind": "encoding",
@@ -493,7 +492,3 @@ class Hoard:
             round(r.elapsed_ms, 1),
             self.index.last_problem,
         )
-
-
-def _is_continuation(byte: int) -> bool:
-    return 0x80 <= byte < 0xC0

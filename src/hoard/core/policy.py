@@ -68,3 +68,20 @@ def may_see(
     return any(
         g.caller == caller.name and g.expires_at > now and matches(path, g.glob) for g in grants
     )
+
+
+def policy_notes(caller: Caller, has_protected: bool) -> list[str]:
+    """What ``vault_policy`` tells a caller in words, besides its scopes and globs."""
+    notes = [IDENTITY_NOTE]
+    if caller.write_mode == "propose":
+        notes.append("Your writes become proposals that a person confirms.")
+    if has_protected:
+        notes.append(
+            "Protected notes are invisible without a grant; ask with "
+            "vault_request_access(glob, reason)."
+        )
+    notes.append(
+        "Private notes can be read (with 'read') but never overwritten or "
+        "archived through the server."
+    )
+    return notes
