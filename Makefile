@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench bench-core quality clean docs
+.PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,13 @@ BENCH_VAULT    ?= $(HOARD_EVALDATA)/zk-digitalyoshixi/notes
 bench: install
 	$(BIN)/hoard bench --vault $(BENCH_VAULT) \
 	  --receipt bench/receipts/bench-zk-$$(date -u +%Y-%m-%d).json $(ARGS)
+
+# The scale curve (bench/scale.py): `hoard bench` on generated vaults of 2.5k, 25k and 250k
+# notes, the zk vault and the 167k-note CVE corpus (unpacked into a temporary folder, removed
+# after), a receipt each (bench/receipts/scale-<name>-<date>.json) and one table of them all
+# (bench/receipts/scale-curve-<date>.md). ARGS="--only zk,cve", "--n 50", "--render-only".
+scale: install
+	HOARD_EVALDATA=$(HOARD_EVALDATA) $(BIN)/python bench/scale.py $(ARGS)
 
 # The longer in-process study (query kinds, watcher on/off, CLI memory): bench/core_bench.py.
 bench-core: install
