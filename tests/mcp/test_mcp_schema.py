@@ -48,6 +48,34 @@ def test_any_of_with_constraints_is_left_alone() -> None:
     assert simplify_schema(schema) == schema
 
 
+def test_additional_properties_true_is_left_out_even_inside_any_of() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "fm": {"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "null"}]},
+            "w": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+        },
+        "additionalProperties": False,
+    }
+    out = simplify_schema(schema)
+    assert out["properties"]["fm"] == {"type": ["object", "null"]}
+    assert out["properties"]["w"]["items"] == {"type": "object"}
+    assert out["additionalProperties"] is False  # only the no-op value goes
+    for instance, valid in [({"fm": {"a": 1}}, True), ({"fm": None}, True), ({"x": 1}, False)]:
+        assert jsonschema.Draft202012Validator(out).is_valid(instance) is valid
+
+
+def test_names_and_literal_values_that_look_like_keywords_are_kept() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "additionalProperties": {"type": "boolean"},
+            "anyOf": {"type": "string", "default": {"anyOf": [{"type": "null"}]}},
+        },
+    }
+    assert simplify_schema(schema) == schema
+
+
 def test_recursive_definitions_keep_their_references() -> None:
     schema = {
         "$defs": {

@@ -3,11 +3,13 @@
 Clients validate every structured result against the tool's ``outputSchema`` (the official
 Python client does, with ``jsonschema``). Pydantic's schemas put nested models behind
 ``$ref: #/$defs/...`` and optional fields behind ``anyOf`` of single types; a validator pays
-a reference lookup per list item and a sub-validation per ``anyOf`` branch. A 500-entry
-``vault_list`` result spent most of the client's time there. :func:`simplify_schema` rewrites
-a schema into an equivalent one without those: local references are inlined (when the
-definitions are not recursive) and ``anyOf`` branches that only name a type become one
-``type`` list. What the schema accepts does not change.
+a reference lookup per list item, a sub-validation per ``anyOf`` branch and, for
+``additionalProperties: true``, a visit of every extra property. A 500-entry ``vault_list``
+result spent most of the client's time there. :func:`simplify_schema` rewrites a schema into
+an equivalent one without those: local references are inlined (when the definitions are not
+recursive), ``anyOf`` branches that only name a type become one ``type`` list, and
+``additionalProperties: true`` (the default) is left out. What the schema accepts does not
+change.
 """
 
 from __future__ import annotations
@@ -53,12 +55,32 @@ def _inline(node: Any, defs: dict[str, Any], trail: tuple[str, ...]) -> Any:
     return {k: _inline(v, defs, trail) for k, v in node.items()}
 
 
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
+"""Keywords whose value maps names to schemas (the names are not keywords)."""
+_SCHEMA_LISTS = frozenset({"anyOf", "allOf", "oneOf", "prefixItems"})
+_SCHEMA_ONE = frozenset(
+    {"items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"}
+)
+
+
 def _merge_any_of(node: Any) -> Any:
-    if isinstance(node, list):
-        return [_merge_any_of(x) for x in node]
+    """Walk schema nodes only (never ``default``, ``enum`` or ``const`` values): drop
+    ``additionalProperties: true`` (the default, but a validator still visits every extra
+    property for it) and merge type-only ``anyOf`` branches into one ``type`` list."""
     if not isinstance(node, dict):
         return node
-    out = {k: _merge_any_of(v) for k, v in node.items()}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "additionalProperties" and value is True:
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: _merge_any_of(v) for name, v in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [_merge_any_of(v) for v in value]
+        elif key in _SCHEMA_ONE:
+            out[key] = _merge_any_of(value)
+        else:
+            out[key] = value
     branches = out.get("anyOf")
     if isinstance(branches, list) and branches and "type" not in out:
         types: list[str] = []
