@@ -46,6 +46,7 @@ from benchlib import (
     render_table,
     write_receipt,
 )
+from hoard.benchmark.queries import with_typo
 from hoard.config import Config, load_config
 from hoard.service import Hoard
 
@@ -136,24 +137,6 @@ def load_known_item(path: Path) -> list[str]:
             if line.strip():
                 out.append(str(json.loads(line)["query"]))
     return out
-
-
-def misspell(word: str, rng: random.Random) -> str:
-    """One typo: swap two adjacent inner letters, or drop an inner letter."""
-    i = rng.randrange(1, len(word) - 2)
-    if rng.random() < 0.5 and word[i] != word[i + 1]:
-        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-    return word[:i] + word[i + 1 :]
-
-
-def with_typo(query: str, rng: random.Random) -> str | None:
-    words = query.split()
-    long_ones = [i for i, w in enumerate(words) if len(w) >= 5 and w.isalpha()]
-    if not long_ones:
-        return None
-    i = rng.choice(long_ones)
-    words[i] = misspell(words[i], rng)
-    return " ".join(words)
 
 
 def vocabulary_words(notes: Sequence[Path], rng: random.Random, n: int) -> list[str]:
