@@ -12,7 +12,7 @@ from typing import Any
 import hoard
 from hoard.benchmark.report import machine_info as package_machine_info
 from hoard.benchmark.report import render_table, source_fingerprint
-from hoard.benchmark.rows import percentile
+from hoard.benchmark.rows import SampleStats, percentile
 
 __all__ = [
     "BENCH_DIR",
@@ -61,21 +61,3 @@ def write_receipt(name: str, payload: dict[str, Any], path: Path | None = None) 
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return out
-
-
-class SampleStats:
-    """p50 / p95 / max over ``samples_ms``, for the benches' row classes."""
-
-    samples_ms: list[float]
-
-    @property
-    def p50(self) -> float:
-        return percentile(self.samples_ms, 50)
-
-    @property
-    def p95(self) -> float:
-        return percentile(self.samples_ms, 95)
-
-    @property
-    def max(self) -> float:
-        return max(self.samples_ms) if self.samples_ms else float("nan")

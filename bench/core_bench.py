@@ -46,6 +46,7 @@ from benchlib import (
     render_table,
     write_receipt,
 )
+from hoard.benchmark.inprocess import RAW_SQL, or_expression
 from hoard.benchmark.queries import with_typo
 from hoard.config import Config, load_config
 from hoard.service import Hoard
@@ -170,11 +171,6 @@ def build_queries(
 
 
 # -- baselines ------------------------------------------------------------------------------
-
-
-def or_expression(query: str) -> str:
-    words = [w.lower() for w in WORD.findall(query)]
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
 def md_files(root: Path) -> Iterable[Path]:
@@ -440,7 +436,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw_ms: list[float] = []
             raw_kind: dict[str, list[float]] = {}
             raw_errors: list[str] = []
-            sql = "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank LIMIT 10"
             for _ in range(args.passes):
                 for q in queries:
                     expr = or_expression(q.text)
@@ -448,7 +443,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         continue
                     t0 = time.perf_counter()
                     try:
-                        raw.execute(sql, (expr,)).fetchall()
+                        raw.execute(RAW_SQL, (expr,)).fetchall()
                     except sqlite3.Error as exc:
                         raw_errors.append(f"{q.text!r}: {exc}")
                         continue

@@ -250,8 +250,8 @@ class Hoard:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
         folder_rel = normalize_rel_path(folder, allow_root=True) if folder else None
-        reranking = self.reranker is not None and rerank != "off"
-        fetch = max(limit, self.config.rerank.shortlist) if reranking else limit
+        reranker = self.reranker if rerank != "off" else None
+        fetch = max(limit, self.config.rerank.shortlist) if reranker else limit
         req = SearchRequest(query, fetch, folder_rel or None, mode, visible)
         error: str | None = None
         try:
@@ -270,11 +270,11 @@ class Hoard:
         ]
         contested = is_contested(hits)
         step = rerank_step(
-            self.reranker if rerank != "off" else None,
+            reranker,
             rerank,
             contested,
             outcome.engine,
-            lambda: self.index.reader(),
+            self.index.reader,
             query,
             hits,
             self.config.rerank.shortlist,

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from hoard.adapters.index import Index
 from hoard.adapters.index_rows import rank_multiplier
-from hoard.adapters.search_bonus import RunFn, add_feedback, add_phrase_bonus
+from hoard.adapters.search_bonus import add_feedback, add_phrase_bonus
 from hoard.adapters.typos import Vocabulary
 from hoard.adapters.vault import Vault
 from hoard.config import Config
@@ -266,7 +266,10 @@ class Fts5Searcher:
                 prev = scores.get(r[0])
                 if prev is None or penalised > prev[0]:
                     scores[r[0]] = (penalised, prev is None, r)
-        run: RunFn = lambda expr: self._run(conn, expr, req, fetch)  # noqa: E731
+
+        def run(expr: str) -> list[tuple[Any, ...]]:
+            return self._run(conn, expr, req, fetch)
+
         if req.mode == "natural" and s.phrase_weight > 0 and rows:
             add_phrase_bonus(scores, adjacent_pairs(req.query, self._stopwords), s, run)
         if (

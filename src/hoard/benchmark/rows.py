@@ -60,8 +60,26 @@ def call_label(args: dict[str, Any]) -> str:
     return json.dumps(shown, ensure_ascii=False)[:160]
 
 
+class SampleStats:
+    """p50 / p95 / max over ``samples_ms``, for every bench's row class."""
+
+    samples_ms: list[float]
+
+    @property
+    def p50(self) -> float:
+        return percentile(self.samples_ms, 50)
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.samples_ms, 95)
+
+    @property
+    def max(self) -> float:
+        return max(self.samples_ms) if self.samples_ms else float("nan")
+
+
 @dataclass
-class Row:
+class Row(SampleStats):
     """A measured operation. ``group`` is ``http``, ``floor``, ``in-process`` or
     ``baseline``; ``skipped`` says why a row has no samples on purpose."""
 
@@ -81,18 +99,6 @@ class Row:
     @property
     def n(self) -> int:
         return len(self.samples_ms)
-
-    @property
-    def p50(self) -> float:
-        return percentile(self.samples_ms, 50)
-
-    @property
-    def p95(self) -> float:
-        return percentile(self.samples_ms, 95)
-
-    @property
-    def max(self) -> float:
-        return max(self.samples_ms) if self.samples_ms else float("nan")
 
     def stat(self, name: str) -> float:
         return {"p50": self.p50, "p95": self.p95, "max": self.max}[name]
