@@ -100,6 +100,18 @@ VARIANTS: dict[str, tuple[VariantFn, str]] = {
         lambda s: dataclasses.replace(s, common_share=1.0),
         "words in most notes are kept in multi-word queries (common_share=1.0)",
     ),
+    "no-budget": (
+        lambda s: dataclasses.replace(s, posting_budget=0),
+        "every word searched however many notes match (posting_budget=0)",
+    ),
+    "budget-500": (
+        lambda s: dataclasses.replace(s, posting_budget=500),
+        "a tight posting budget of 500 notes: what the budget costs where it applies",
+    ),
+    "budget-2000": (
+        lambda s: dataclasses.replace(s, posting_budget=2000),
+        "a posting budget of 2,000 notes",
+    ),
     "title-10": (
         lambda s: dataclasses.replace(s, weight_title=10.0),
         "title weight 10 instead of the SPEC's 6",

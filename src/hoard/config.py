@@ -58,6 +58,7 @@ class SearchConfig:
     typo_penalty: float = 0.6
     folder_cap: int = 3
     common_share: float = 0.4
+    posting_budget: int = 5000
     feedback_terms: int = 10
     feedback_min_words: int = 5
     feedback_weight: float = 0.1
@@ -240,6 +241,13 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "In a query of several words, a word found in more than this share of the notes "
             "is left out (BM25 gives it almost no weight, and it is most of the cost); 1 keeps "
             "every word.",
+        ),
+        "posting_budget": (
+            _int(0, 100_000_000),
+            "When the words of a query together match more notes than this, only the rarest "
+            "words that fit are searched, or, when each word alone matches more, notes with "
+            "all of them (0: always search every word). Keeps long queries fast on large "
+            "vaults; a vault of no more notes than this is never affected.",
         ),
         "feedback_terms": (
             _int(0, 100),

@@ -15,9 +15,11 @@ from hoard.core.query import (
     Chunk,
     adjacent_pairs,
     build_expression,
+    build_groups,
     is_prefix_eligible,
     max_edits,
     parse_natural,
+    within_budget,
 )
 
 STOPWORDS = frozenset({"a", "the", "and", "how"})
@@ -268,3 +270,31 @@ def test_adjacent_pairs_are_neighbouring_words_within_a_clause_without_stopwords
 def test_adjacent_pairs_are_capped() -> None:
     text = " ".join(f"w{i}" for i in range(100))
     assert len(adjacent_pairs(text, STOPWORDS, limit=16)) == 16
+
+
+def test_every_group_is_kept_when_together_they_fit_the_budget():
+    assert within_budget([10, 200, 3], 213) == [0, 1, 2]
+
+
+def test_the_rarest_groups_that_fit_the_budget_are_kept_in_query_order():
+    assert within_budget([4000, 10, 900, 50_000, 300], 1500) == [1, 2, 4]
+
+
+def test_the_rarest_group_is_kept_even_when_it_alone_is_over_the_budget():
+    assert within_budget([9000, 7000, 8000], 500) == [1]
+
+
+def test_the_rare_groups_stop_at_the_first_that_does_not_fit():
+    # 10 + 600 fit 1000; 800 does not, and nothing rarer than it is left to try.
+    assert within_budget([800, 10, 600, 900], 1000) == [1, 2]
+
+
+def test_a_budget_of_0_keeps_every_group():
+    assert within_budget([10**6, 10**7], 0) == [0, 1]
+
+
+def test_build_groups_is_the_expression_cut_into_its_or_ed_groups():
+    chunks = [Chunk(["bridge"]), Chunk(["e", "mail"]), Chunk(["2026"])]
+    groups = build_groups(chunks, 4)
+    assert groups == ['("bridge" OR "bridge"*)', '"e mail"', '"2026"']
+    assert " OR ".join(groups) == build_expression(chunks, 4)

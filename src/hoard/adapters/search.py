@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from hoard.adapters.index import Index
 from hoard.adapters.index_rows import rank_multiplier
-from hoard.adapters.search_bonus import add_feedback, add_phrase_bonus
+from hoard.adapters.search_bonus import Row, Scores, add_feedback, add_phrase_bonus
+from hoard.adapters.search_budget import GroupCounter, Plan, held_corrections, plan_groups
 from hoard.adapters.typos import Vocabulary
 from hoard.adapters.vault import Vault
 from hoard.config import Config
@@ -28,9 +29,11 @@ from hoard.core.query import (
     Chunk,
     adjacent_pairs,
     build_expression,
+    build_groups,
     is_prefix_eligible,
     max_edits,
     parse_natural,
+    within_budget,
 )
 from hoard.core.snippet import best_window
 from hoard.errors import BadQuery, HoardError
@@ -148,31 +151,11 @@ class Fts5Searcher:
     @staticmethod
     def _matches_anything(conn: sqlite3.Connection, term: str, prefix: bool) -> bool:
         """Does the term match as the index sees it (stemmed, folded, any column)?"""
-        quoted = '"' + term.replace('"', '""') + '"'
-        expr = f"{quoted} OR {quoted}*" if prefix else quoted
-        row = conn.execute("SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1", (expr,))
-        return row.fetchone() is not None
-
-    def _drop_common(self, conn: sqlite3.Connection, chunks: list[Chunk]) -> list[Chunk]:
-        """Leave out words found in more than ``common_share`` of the notes when the query
-        has other words: BM25 gives them almost no weight, yet scoring every note that holds
-        them is most of a query's time."""
-        share = self.config.search.common_share
-        if len(chunks) < 2 or share >= 1.0:
-            return chunks
-        total = self.index.note_count_cached()
-        if total < 50:
-            return chunks
-        kept: list[Chunk] = []
-        for c in chunks:
-            if c.single is not None:
-                row = conn.execute(
-                    "SELECT doc FROM words_vocab WHERE term = ?", (c.single,)
-                ).fetchone()
-                if row is not None and row[0] > share * total:
-                    continue
-            kept.append(c)
-        return kept or chunks
+        quoted = _quote(term)
+        sql = "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1"
+        if conn.execute(sql, (quoted,)).fetchone() is not None:
+            return True  # the cheap test first: a prefix query reads every word it completes
+        return prefix and conn.execute(sql, (quoted + "*",)).fetchone() is not None
 
     def _expansions(
         self, conn: sqlite3.Connection, chunks: list[Chunk]
@@ -216,7 +199,7 @@ class Fts5Searcher:
 
     def _run(
         self, conn: sqlite3.Connection, expr: str, req: SearchRequest, fetch: int
-    ) -> list[tuple[int, str, str, str, str | None, float]]:
+    ) -> list[Row]:
         sql = (
             "SELECT n.id, n.path, n.title, n.folder, n.fm_json, "
             "-bm25(notes_fts, ?, ?, ?, ?, ?, ?) * n.rank_mult AS s "
@@ -238,6 +221,9 @@ class Fts5Searcher:
         corrections: dict[int, list[str]] = {}
         completions: dict[int, list[str]] = {}
         chunks: list[Chunk] = []
+        groups: list[str] = []
+        plan = Plan([])
+        left_out = False
         if req.mode == "fts":
             self.check_fts_syntax(req.query)
             expr = req.query
@@ -245,16 +231,35 @@ class Fts5Searcher:
                 c for c in parse_natural(req.query, FTS_OPERATORS) if c.single not in FTS_OPERATORS
             ]
         else:
-            chunks = self._drop_common(conn, parse_natural(req.query, self._stopwords))
+            chunks = parse_natural(req.query, self._stopwords)
             if not chunks:
                 return SearchOutcome([], self.name)
             completions, corrections = self._expansions(conn, chunks)
-            expr = build_expression(chunks, s.prefix_min_length, completions)
+            groups = build_groups(chunks, s.prefix_min_length, completions)
+            plan = plan_groups(
+                conn,
+                [_quote(" ".join(c.tokens)) for c in chunks],
+                [c.single is not None for c in chunks],
+                s,
+                self.index.note_count_cached(),
+            )
+            left_out = len(plan.kept) < len(chunks)
+            if left_out:
+                chunks, completions, corrections = _subset(
+                    plan.kept, chunks, completions, corrections
+                )
+                groups = [groups[i] for i in plan.kept]
+            corrections = held_corrections(conn, corrections, plan.spare)
+            expr = " OR ".join(groups)
         fetch = max(50, req.limit * 5)
-        rows = self._run(conn, expr, req, fetch)
-        scores: dict[int, tuple[float, bool, tuple[Any, ...]]] = {
-            r[0]: (r[5], False, r) for r in rows
-        }
+        rows: list[Row] = []
+        if plan.conjunctive:
+            rows = self._run(conn, " AND ".join(groups), req, fetch)
+            if len(rows) < req.limit:
+                plan = Plan(plan.kept)
+        if not plan.conjunctive:
+            rows = self._run(conn, expr, req, fetch)
+        scores: Scores = {r[0]: (r[5], False, r) for r in rows}
         if corrections:
             merged = {
                 i: completions.get(i, []) + corrections.get(i, [])
@@ -267,19 +272,32 @@ class Fts5Searcher:
                 if prev is None or penalised > prev[0]:
                     scores[r[0]] = (penalised, prev is None, r)
 
-        def run(expr: str) -> list[tuple[Any, ...]]:
-            return self._run(conn, expr, req, fetch)
+        def run(groups: list[str]) -> list[Row]:
+            return self._run(conn, " OR ".join(groups), req, fetch)
 
-        if req.mode == "natural" and s.phrase_weight > 0 and rows:
-            add_phrase_bonus(scores, adjacent_pairs(req.query, self._stopwords), s, run)
-        if (
-            req.mode == "natural"
-            and s.feedback_terms > 0
-            and len(chunks) >= s.feedback_min_words
-            and rows
-        ):
+        def run_held(groups: list[str]) -> list[Row]:
+            """Feedback words, held to the posting budget like the query's own."""
+            budgeted = 0 < s.posting_budget < self.index.note_count_cached()
+            if budgeted and len(groups) > 1:
+                counter = GroupCounter(conn, s.posting_budget + 1)
+                counts = [counter.count(g) for g in groups]
+                if min(counts) > s.posting_budget:
+                    return []
+                groups = [groups[i] for i in within_budget(counts, s.posting_budget)]
+            return run(groups)
+
+        natural = req.mode == "natural" and bool(rows) and not plan.conjunctive
+        if natural and s.phrase_weight > 0:
+            # Pairs match no more notes than their words: within the budget when the words
+            # are (those left out take their pairs with them).
+            pairs = adjacent_pairs(req.query, self._stopwords)
+            if left_out:
+                words = {c.single for c in chunks if c.single is not None}
+                pairs = [p for p in pairs if set(p.split(" ")) <= words]
+            add_phrase_bonus(scores, pairs, s, run)
+        if natural and s.feedback_terms > 0 and len(chunks) >= s.feedback_min_words:
             asked = {t for c in chunks for t in c.tokens} | self._stopwords
-            add_feedback(conn, scores, asked, self.vocab, self.index, s, run)
+            add_feedback(conn, scores, asked, self.vocab, self.index, s, run_held)
         ranked = sorted(scores.values(), key=lambda v: (-v[0], v[2][1]))
         hits: list[Hit] = []
         fm_raw: dict[int, str | None] = {}
@@ -343,6 +361,25 @@ class Fts5Searcher:
         width = self.config.search.snippet_chars
         for rowid, body in rows:
             by_id[rowid].snippet = best_window(body or "", terms, width)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _subset(
+    kept: list[int],
+    chunks: list[Chunk],
+    completions: dict[int, list[str]],
+    corrections: dict[int, list[str]],
+) -> tuple[list[Chunk], dict[int, list[str]], dict[int, list[str]]]:
+    """The chunks at ``kept`` and their expansions, renumbered."""
+    new = {old: i for i, old in enumerate(kept)}
+    return (
+        [chunks[i] for i in kept],
+        {new[i]: v for i, v in completions.items() if i in new},
+        {new[i]: v for i, v in corrections.items() if i in new},
+    )
 
 
 def _sig(score: float) -> float:

@@ -26,8 +26,9 @@ Row = tuple[Any, ...]
 """One result row of ``Fts5Searcher._run``: ``(id, path, title, folder, fm_json, score)``."""
 Scores = dict[int, tuple[float, bool, Row]]
 """Note id → (score, found only through a typo correction, row)."""
-RunFn = Callable[[str], list[Row]]
-"""Runs an FTS5 expression with the request's folder filter and fetch size."""
+RunFn = Callable[[list[str]], list[Row]]
+"""Runs FTS5 groups, OR-ed, with the request's folder filter and fetch size (and its
+posting budget, which may leave the commonest groups out)."""
 
 FEEDBACK_DOCS = 5
 """How many top hits feedback reads."""
@@ -39,8 +40,8 @@ FEEDBACK_MAX_SHARE = 0.1
 _FEEDBACK_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-def _or_of_phrases(words: Iterable[str]) -> str:
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+def _phrases(words: Iterable[str]) -> list[str]:
+    return ['"' + w.replace('"', '""') + '"' for w in words]
 
 
 def _merge(scores: Scores, extra: list[Row], weight: float) -> None:
@@ -63,7 +64,7 @@ def add_phrase_bonus(scores: Scores, pairs: list[str], s: SearchConfig, run: Run
     on the zk known-item set."""
     if not pairs or not scores:
         return
-    extra = run(_or_of_phrases(pairs))
+    extra = run(_phrases(pairs))
     if extra:
         _merge(scores, extra, s.phrase_weight)
 
@@ -102,6 +103,6 @@ def add_feedback(
     terms = sorted(weight, key=lambda w: (-weight[w], w))[: s.feedback_terms]
     if not terms:
         return
-    extra = run(_or_of_phrases(terms))
+    extra = run(_phrases(terms))
     if extra:
         _merge(scores, extra, s.feedback_weight)

@@ -106,6 +106,15 @@ def build_expression(
 ) -> str:
     """OR of one group per chunk. ``extra`` maps a chunk index to more alternatives (typo
     corrections); those are matched exactly, not as prefixes."""
+    return " OR ".join(build_groups(chunks, prefix_min_length, extra))
+
+
+def build_groups(
+    chunks: Sequence[Chunk],
+    prefix_min_length: int,
+    extra: Mapping[int, Sequence[str]] | None = None,
+) -> list[str]:
+    """One FTS5 group per chunk, in chunk order (see :func:`build_expression`)."""
     groups: list[str] = []
     for i, chunk in enumerate(chunks):
         alts: list[str] = [_quote(" ".join(chunk.tokens))]
@@ -119,7 +128,26 @@ def build_expression(
         if extra:
             alts.extend(_quote(x) for x in extra.get(i, ()))
         groups.append(alts[0] if len(alts) == 1 else "(" + " OR ".join(alts) + ")")
-    return " OR ".join(groups)
+    return groups
+
+
+def within_budget(counts: Sequence[int], budget: int) -> list[int]:
+    """Which groups of a query to search, given how many notes each matches: all of them
+    when together they match at most ``budget`` notes, else the rarest first while the
+    running total stays within ``budget`` (always at least the rarest one). The words left
+    out match so many notes that BM25 gives them little weight, yet scoring every note
+    that holds them is nearly all of a query's time. Returns indices in query order;
+    ``budget`` 0 keeps everything."""
+    if budget <= 0 or sum(counts) <= budget:
+        return list(range(len(counts)))
+    kept: list[int] = []
+    total = 0
+    for i in sorted(range(len(counts)), key=lambda i: (counts[i], i)):
+        if kept and total + counts[i] > budget:
+            break
+        kept.append(i)
+        total += counts[i]
+    return sorted(kept)
 
 
 def max_edits(term: str, min_length: int, two_edits_length: int) -> int:

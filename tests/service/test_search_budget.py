@@ -1,0 +1,169 @@
+"""The posting budget and the common-word rule (``search.posting_budget``,
+``search.common_share``): which words of a query are searched on a vault too large to score
+every note that holds a common word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def _corrections(result) -> dict[str, list[str]]:
+    found = [w for w in result.warnings if w["kind"] == "typo_corrections"]
+    return found[0]["corrections"] if found else {}
+
+
+def _config(vault: Path, budget: int, common_share: float = 1.0) -> None:
+    (vault / "hoard.toml").write_text(
+        f"[search]\nposting_budget = {budget}\ncommon_share = {common_share}\n",
+        encoding="utf-8",
+    )
+
+
+def _lanterns_and_quokkas(write_note) -> None:
+    """12 notes hold "lantern", 2 hold "quokka" (one of them both), 6 hold neither."""
+    for i in range(12):
+        write_note(f"tech/lantern-{i:02d}.md", f"Note {i}", "a brass lantern on the shelf")
+    write_note("tech/quokka-a.md", "Island visit", "a quokka smiled at the camera")
+    write_note("tech/quokka-b.md", "Ferry trip", "a quokka near a lantern")
+    for i in range(6):
+        write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
+
+
+def test_a_word_in_more_notes_than_the_budget_is_left_out_when_rarer_words_fill_it(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=6)
+    _lanterns_and_quokkas(write_note)
+
+    paths = {r.path for r in open_hoard().search("quokka lantern").results}
+
+    assert paths == {"tech/quokka-a.md", "tech/quokka-b.md"}
+
+
+def test_every_word_is_searched_when_the_budget_is_off(vault, write_note, open_hoard):
+    _config(vault, budget=0)
+    _lanterns_and_quokkas(write_note)
+
+    results = open_hoard().search("quokka lantern").results
+
+    assert results[0].path == "tech/quokka-b.md"  # both words
+    assert len(results) == 10
+    assert "tech/lantern-00.md" in {
+        r.path for r in open_hoard().search("quokka lantern", limit=20).results
+    }
+
+
+def test_a_vault_of_no_more_notes_than_the_budget_searches_every_word(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=20)  # the vault holds 20 notes
+    _lanterns_and_quokkas(write_note)
+
+    paths = {r.path for r in open_hoard().search("quokka lantern", limit=20).results}
+
+    assert len(paths) == 14
+    assert "tech/lantern-05.md" in paths
+
+
+def _lanterns_and_harbors(write_note) -> None:
+    """8 notes hold "lantern", 8 "harbor", 3 of them both."""
+    for i in range(5):
+        write_note(f"tech/lantern-{i}.md", f"Note L{i}", "a brass lantern on the shelf")
+        write_note(f"life/harbor-{i}.md", f"Note H{i}", "boats in the harbor at dawn")
+    for i in range(3):
+        write_note(f"projects/both-{i}.md", f"Note B{i}", "a lantern lit the harbor")
+    for i in range(4):
+        write_note(f"daily/other-{i}.md", f"Other {i}", "nothing of interest here")
+
+
+def test_when_every_word_is_over_the_budget_notes_holding_all_of_them_are_found(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=4)
+    _lanterns_and_harbors(write_note)
+
+    paths = {r.path for r in open_hoard().search("lantern harbor", limit=3).results}
+
+    assert paths == {"projects/both-0.md", "projects/both-1.md", "projects/both-2.md"}
+
+
+def test_a_page_that_notes_holding_every_word_cannot_fill_is_filled_from_any_word(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=4)
+    _lanterns_and_harbors(write_note)
+
+    results = open_hoard().search("lantern harbor", limit=10).results
+
+    assert len(results) == 10
+    assert {r.path for r in results[:3]} == {
+        "projects/both-0.md",
+        "projects/both-1.md",
+        "projects/both-2.md",
+    }
+
+
+def test_a_typo_correction_matching_more_notes_than_the_budget_leaves_is_not_searched(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=6)
+    _lanterns_and_quokkas(write_note)
+
+    held = open_hoard().search("quokka lantren")
+
+    assert {r.path for r in held.results} == {"tech/quokka-a.md", "tech/quokka-b.md"}
+    assert _corrections(held) == {}
+
+
+def test_a_typo_correction_is_searched_when_the_budget_is_off(vault, write_note, open_hoard):
+    _config(vault, budget=0)
+    _lanterns_and_quokkas(write_note)
+
+    found = open_hoard().search("quokka lantren", limit=20)
+
+    assert _corrections(found) == {"lantren": ["lantern"]}
+    assert "tech/lantern-00.md" in {r.path for r in found.results}
+
+
+def _common_lanterns(write_note) -> None:
+    """52 notes: "lantern" in 31 of them (60 %), "quokka" in 2; the rule needs 50 notes."""
+    for i in range(30):
+        write_note(f"tech/lantern-{i:02d}.md", f"Note {i}", "a brass lantern on the shelf")
+    write_note("tech/quokka-a.md", "Island visit", "a quokka smiled at the camera")
+    write_note("tech/quokka-b.md", "Ferry trip", "a quokka near a lantern")
+    for i in range(20):
+        write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
+
+
+def test_a_word_in_more_than_the_common_share_of_notes_is_left_out_of_a_longer_query(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=0, common_share=0.4)
+    _common_lanterns(write_note)
+
+    paths = {r.path for r in open_hoard().search("quokka lantern", limit=50).results}
+
+    assert paths == {"tech/quokka-a.md", "tech/quokka-b.md"}
+
+
+def test_a_common_word_alone_is_still_searched(vault, write_note, open_hoard):
+    _config(vault, budget=0, common_share=0.4)
+    _common_lanterns(write_note)
+
+    assert len(open_hoard().search("lantern", limit=50).results) == 31
+
+
+def test_a_common_phrase_is_never_left_out(vault, write_note, open_hoard):
+    _config(vault, budget=0, common_share=0.4)
+    _common_lanterns(write_note)
+
+    results = open_hoard().search("quokka brass-lantern", limit=50).results
+
+    assert "tech/lantern-00.md" in {r.path for r in results}
+
+
+def test_every_word_is_kept_when_the_common_share_is_1(vault, write_note, open_hoard):
+    _config(vault, budget=0, common_share=1.0)
+    _common_lanterns(write_note)
+
+    assert len(open_hoard().search("quokka lantern", limit=50).results) == 32
