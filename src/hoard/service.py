@@ -25,8 +25,8 @@ from hoard.adapters.search import (
     Fts5Searcher,
     SearchOutcome,
     SearchRequest,
-    SubstringSearcher,
 )
+from hoard.adapters.search_fallback import SubstringSearcher
 from hoard.adapters.vault import Vault
 from hoard.adapters.watcher import Watcher
 from hoard.config import Config, load_config

@@ -167,3 +167,35 @@ def test_every_word_is_kept_when_the_common_share_is_1(vault, write_note, open_h
     _common_lanterns(write_note)
 
     assert len(open_hoard().search("quokka lantern", limit=50).results) == 32
+
+
+def test_a_note_holding_a_left_out_word_too_ranks_above_one_holding_only_the_rare_word(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=6)
+    for i in range(12):
+        write_note(f"tech/lantern-{i:02d}.md", f"Note {i}", "a brass lantern on the shelf")
+    write_note("tech/quokka-short.md", "Island visit", "quokka")
+    write_note("tech/quokka-lantern.md", "Ferry trip", "a quokka near a brass lantern on a shelf")
+    for i in range(26):  # (BM25 weighs a word in over half the notes at nothing)
+        write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
+
+    results = open_hoard().search("quokka lantern").results
+
+    assert [r.path for r in results] == ["tech/quokka-lantern.md", "tech/quokka-short.md"]
+
+
+def test_a_misspelt_word_over_the_budget_is_searched_through_its_correction(
+    vault, write_note, open_hoard
+):
+    _config(vault, budget=4)
+    _lanterns_and_harbors(write_note)
+
+    found = open_hoard().search("lantern harbr", limit=3)
+
+    assert {r.path for r in found.results} == {
+        "projects/both-0.md",
+        "projects/both-1.md",
+        "projects/both-2.md",
+    }
+    assert _corrections(found) == {"harbr": ["harbor"]}

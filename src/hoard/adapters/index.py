@@ -147,7 +147,10 @@ class Index:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.execute("PRAGMA cache_size=-32000")
-        conn.execute("PRAGMA mmap_size=268435456")
+        # No mmap: every connection (one per thread) maps the file anew, and each mapping's
+        # touched pages count in the server's RSS again; reads through the OS page cache
+        # cost about 2% more search time on the 167k-note corpus and half the memory.
+        conn.execute("PRAGMA mmap_size=0")
         return conn
 
     def reader(self) -> sqlite3.Connection:

@@ -2,8 +2,8 @@
 
 :class:`Fts5Searcher` is the engine: BM25 with column weights over ``notes_fts``, folder rank
 multipliers, typo corrections ranked below exact matches, a diversity cap, snippets from the
-original text. :class:`SubstringSearcher` is the labeled fallback the service uses while the
-index is unusable: a bounded, chunked scan of the files themselves.
+original text. :class:`~hoard.adapters.search_fallback.SubstringSearcher` is the labeled
+fallback the service uses while the index is unusable.
 """
 
 from __future__ import annotations
@@ -16,15 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hoard.adapters.index import Index
-from hoard.adapters.index_rows import rank_multiplier
 from hoard.adapters.search_bonus import Row, Scores, add_feedback, add_phrase_bonus
-from hoard.adapters.search_budget import GroupCounter, Plan, held_corrections, plan_groups
+from hoard.adapters.search_budget import GroupCounter, Plan, WordCounts, plan_groups
 from hoard.adapters.typos import Vocabulary
-from hoard.adapters.vault import Vault
 from hoard.config import Config
-from hoard.core.frontmatter import split_frontmatter
-from hoard.core.note import parse_note
-from hoard.core.paths import folder_of
 from hoard.core.query import (
     Chunk,
     adjacent_pairs,
@@ -36,11 +31,14 @@ from hoard.core.query import (
     within_budget,
 )
 from hoard.core.snippet import best_window
-from hoard.errors import BadQuery, HoardError
+from hoard.errors import BadQuery
 
 Visible = Callable[[str], bool]
 
 FTS_OPERATORS = frozenset({"and", "or", "not", "near"})
+
+NO_PREFIX = 1 << 30
+"""A ``prefix_min_length`` no word reaches."""
 
 PREFIX_COMPLETIONS = 4
 """How many words as written a prefix term also matches exactly (most common first)."""
@@ -106,6 +104,7 @@ class Fts5Searcher:
         self.index = index
         self.config = config
         self.vocab = Vocabulary(self._load_vocab)
+        self._word_counts = WordCounts()
         s = config.search
         self._weights = (
             s.weight_path,
@@ -222,6 +221,7 @@ class Fts5Searcher:
         completions: dict[int, list[str]] = {}
         chunks: list[Chunk] = []
         groups: list[str] = []
+        rescore = ""
         plan = Plan([])
         left_out = False
         if req.mode == "fts":
@@ -236,41 +236,62 @@ class Fts5Searcher:
                 return SearchOutcome([], self.name)
             completions, corrections = self._expansions(conn, chunks)
             groups = build_groups(chunks, s.prefix_min_length, completions)
+            heads = [
+                " OR ".join(map(_quote, corrections[i]))
+                if i in corrections
+                else _quote(" ".join(c.tokens))
+                for i, c in enumerate(chunks)
+            ]
             plan = plan_groups(
                 conn,
-                [_quote(" ".join(c.tokens)) for c in chunks],
-                [c.single is not None for c in chunks],
+                heads,
+                [None if i in corrections else c.single for i, c in enumerate(chunks)],
                 s,
                 self.index.note_count_cached(),
+                lambda w: self._word_counts.count(conn, w, self.index.reader_token()),
             )
             left_out = len(plan.kept) < len(chunks)
+            if plan.rescore:
+                exact = build_groups([chunks[i] for i in plan.rescore], NO_PREFIX)
+                rescore = " OR ".join(exact)
             if left_out:
                 chunks, completions, corrections = _subset(
                     plan.kept, chunks, completions, corrections
                 )
                 groups = [groups[i] for i in plan.kept]
-            corrections = held_corrections(conn, corrections, plan.spare)
             expr = " OR ".join(groups)
         fetch = max(50, req.limit * 5)
+        merged = {
+            i: completions.get(i, []) + corrections.get(i, [])
+            for i in set(completions) | set(corrections)
+        }
         rows: list[Row] = []
+        scores: Scores = {}
         if plan.conjunctive:
-            rows = self._run(conn, " AND ".join(groups), req, fetch)
+            # Every hit holds each group, a misspelt word's through its corrections. Words
+            # in thousands of notes match as written: a prefix would read every word it
+            # completes (4x the time on the 250k vault), and a word that needed
+            # completing has its completions among the alternatives.
+            anded = build_groups(chunks, NO_PREFIX, merged)
+            rows = self._run(conn, " AND ".join(anded), req, fetch)
+            factor = s.typo_penalty if corrections else 1.0
+            scores = {r[0]: (r[5] * factor, bool(corrections), r) for r in rows}
             if len(rows) < req.limit:
-                plan = Plan(plan.kept)
+                plan, scores = Plan(plan.kept), {}
         if not plan.conjunctive:
             rows = self._run(conn, expr, req, fetch)
-        scores: Scores = {r[0]: (r[5], False, r) for r in rows}
-        if corrections:
-            merged = {
-                i: completions.get(i, []) + corrections.get(i, [])
-                for i in set(completions) | set(corrections)
-            }
-            expr_all = build_expression(chunks, s.prefix_min_length, merged)
-            for r in self._run(conn, expr_all, req, fetch):
-                penalised = r[5] * s.typo_penalty
-                prev = scores.get(r[0])
-                if prev is None or penalised > prev[0]:
-                    scores[r[0]] = (penalised, prev is None, r)
+            scores = {r[0]: (r[5], False, r) for r in rows}
+            if rescore and rows:
+                # The notes found that also hold left-out words, with their full score.
+                for r in self._run(conn, f"({expr}) AND ({rescore})", req, fetch):
+                    scores[r[0]] = (r[5], False, r)
+            if corrections:
+                expr_all = build_expression(chunks, s.prefix_min_length, merged)
+                for r in self._run(conn, expr_all, req, fetch):
+                    penalised = r[5] * s.typo_penalty
+                    prev = scores.get(r[0])
+                    if prev is None or penalised > prev[0]:
+                        scores[r[0]] = (penalised, prev is None, r)
 
         def run(groups: list[str]) -> list[Row]:
             return self._run(conn, " OR ".join(groups), req, fetch)
@@ -306,7 +327,7 @@ class Fts5Searcher:
             if req.visible is not None and not req.visible(r[1]):
                 hidden += 1
                 continue
-            hits.append(Hit(r[1], r[2], _sig(score), "", r[3], None, typo_only, r[0]))
+            hits.append(Hit(r[1], r[2], significant(score), "", r[3], None, typo_only, r[0]))
             fm_raw[r[0]] = r[4]
         page = diversify(hits, s.folder_cap)[: req.limit]
         for h in page:
@@ -382,101 +403,7 @@ def _subset(
     )
 
 
-def _sig(score: float) -> float:
+def significant(score: float) -> float:
     """Six significant digits: BM25 gives words in most notes a tiny IDF, and rounding to
     decimal places would flatten those scores to zero."""
     return float(f"{score:.6g}")
-
-
-class SubstringSearcher:
-    """The fallback: scans the notes themselves, bounded in bytes, chunk by chunk."""
-
-    name = "substring-fallback"
-
-    def __init__(self, vault: Vault, config: Config) -> None:
-        self.vault = vault
-        self.config = config
-        s = config.search
-        self._stopwords = frozenset(w.lower() for w in (*s.stopwords, *s.owner_names))
-
-    def search(self, req: SearchRequest) -> SearchOutcome:
-        chunks = parse_natural(req.query, self._stopwords)
-        needles: list[list[str]] = []
-        for c in chunks:
-            phrase = " ".join(c.tokens)
-            needles.append([phrase, *c.alternatives])
-        if not needles:
-            return SearchOutcome([], self.name)
-        budget = self.config.limits.fallback_max_bytes
-        weights = dict(self.config.search.folder_weights)
-        hits: list[Hit] = []
-        hidden = 0
-        for fs in self.vault.walk():
-            if req.folder and not fs.path.startswith(req.folder + "/"):
-                continue
-            if budget <= 0:
-                break
-            try:
-                _, raw, _ = self.vault.read_note(fs.path, max_bytes=min(budget, 1 << 20))
-            except HoardError:
-                continue
-            budget -= len(raw)
-            text = raw.decode("utf-8", errors="replace")
-            low = _fold_for_scan(text)
-            score = 0.0
-            first = -1
-            for alts in needles:
-                for needle in alts:
-                    pos = low.find(needle)
-                    if pos >= 0:
-                        score += 1.0 + min(low.count(needle), 10) * 0.1
-                        first = pos if first < 0 else min(first, pos)
-                        break
-            if score <= 0:
-                continue
-            if req.visible is not None and not req.visible(fs.path):
-                hidden += 1
-                continue
-            doc = parse_note(fs.path, raw, self.config.search.title_keys)
-            if any(alts[0] in _fold_for_scan(doc.title) for alts in needles):
-                score += 2.0
-            score *= rank_multiplier(fs.path, weights)
-            hits.append(
-                Hit(
-                    fs.path,
-                    doc.title,
-                    _sig(score),
-                    _window(text, first, self.config.search.snippet_chars),
-                    folder_of(fs.path),
-                    None,
-                )
-            )
-        hits.sort(key=lambda h: (-h.score, h.path))
-        page = diversify(hits, self.config.search.folder_cap)[: req.limit]
-        return SearchOutcome(page, self.name, hidden=hidden)
-
-
-def _fold_for_scan(text: str) -> str:
-    """Lower-case, strip diacritics, keep offsets (one char in, one char out)."""
-    import unicodedata
-
-    low = text.lower()
-    if low.isascii():
-        return low
-    out = []
-    for ch in low:
-        if ch.isascii():
-            out.append(ch)
-        else:
-            base = unicodedata.normalize("NFKD", ch)[:1]
-            out.append(base if base.isascii() and base else ch)
-    return "".join(out)
-
-
-def _window(text: str, pos: int, width: int) -> str:
-    body_start = split_frontmatter(text).body_offset
-    if pos < body_start:
-        pos = body_start
-    start = max(body_start, pos - width // 3)
-    snippet = " ".join(text[start : start + width].split())
-    return ("…" if start > body_start else "") + snippet

@@ -134,7 +134,8 @@ def build_groups(
 def within_budget(counts: Sequence[int], budget: int) -> list[int]:
     """Which groups of a query to search, given how many notes each matches: all of them
     when together they match at most ``budget`` notes, else the rarest first while the
-    running total stays within ``budget`` (always at least the rarest one). The words left
+    running total stays within ``budget`` (always at least the rarest one that matches
+    anything: a group matching nothing costs nothing and finds nothing). The words left
     out match so many notes that BM25 gives them little weight, yet scoring every note
     that holds them is nearly all of a query's time. Returns indices in query order;
     ``budget`` 0 keeps everything."""
@@ -143,7 +144,7 @@ def within_budget(counts: Sequence[int], budget: int) -> list[int]:
     kept: list[int] = []
     total = 0
     for i in sorted(range(len(counts)), key=lambda i: (counts[i], i)):
-        if kept and total + counts[i] > budget:
+        if total > 0 and total + counts[i] > budget:
             break
         kept.append(i)
         total += counts[i]
