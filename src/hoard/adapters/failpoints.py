@@ -46,6 +46,11 @@ POINTS: tuple[str, ...] = (
     "txn.done",
 )
 
+OTHER_POINTS: tuple[str, ...] = (
+    # a worker process of a full rebuild, before it prepares a chunk of notes
+    "rebuild.worker",
+)
+
 
 def hit(name: str) -> None:
     spec = os.environ.get(ENV)

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hoard.adapters.index_rows import delete_note, upsert_note
+from hoard.adapters.index_parallel import prepared_notes
+from hoard.adapters.index_rows import delete_note, insert_prepared, upsert_note
 from hoard.adapters.vault import FileStat, Vault
 from hoard.config import Config
 
@@ -129,6 +130,9 @@ class Index:
         """Bumped on every in-process change; with the file's identity, a content token."""
         self.last_problem: str | None = None
         """Why the index was last rebuilt at open, for ``hoard check`` and logs."""
+        self.rebuild_workers: int | None = None
+        """Worker processes a full rebuild prepares notes in (``None``: by vault size and
+        cores, see :func:`hoard.adapters.index_parallel.worker_count`; 0: none)."""
 
     # -- connections ------------------------------------------------------------------------
 
@@ -308,9 +312,12 @@ class Index:
             conn.execute("BEGIN")
             conn.execute("INSERT INTO meta VALUES('fingerprint', ?)", (self.fingerprint,))
             conn.execute("INSERT INTO meta VALUES('built_at', ?)", (str(time.time()),))
-            for i, fs in enumerate(stats):
-                if not upsert_note(conn, self.vault, self.config, fs, fresh=True):
+            notes = prepared_notes(self.vault, self.config, stats, self.rebuild_workers)
+            for i, note in enumerate(notes):
+                if note is None:
                     failed += 1
+                else:
+                    insert_prepared(conn, note, fresh=True)
                 if progress is not None and (i % 256 == 0 or i + 1 == len(stats)):
                     progress(i + 1, len(stats))
             conn.execute(

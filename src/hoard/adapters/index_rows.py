@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.vault import FileStat, Vault
@@ -69,17 +70,35 @@ def delete_note(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
 
 
-def upsert_note(
-    conn: sqlite3.Connection, vault: Vault, config: Config, fs: FileStat, fresh: bool
-) -> bool:
-    """Index one note. A note that cannot be read is skipped (and reported False); one
-    that cannot be parsed is indexed as best it can be, with its problems recorded."""
+@dataclass(slots=True)
+class PreparedNote:
+    """One note read and parsed, ready to insert: what :func:`prepare_note` does off the
+    database (in a worker process during a full rebuild), and :func:`insert_prepared` on it."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    revision: str
+    title: str
+    title_text: str
+    rank_mult: float
+    fm_json: str | None
+    problems: str | None
+    fts: tuple[str, str, str, str, str, str]
+    """``notes_fts`` columns: path, title (with aliases), tags, body, frontmatter, alt."""
+    links: list[tuple[str, str, str, str | None, str | None, int, int]]
+    """``links`` columns after ``src``."""
+
+
+def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | None:
+    """Read and parse one note. A note that cannot be read is skipped (``None``, logged);
+    one that cannot be parsed is prepared as best it can be, with its problems recorded."""
     cap = config.limits.index_max_bytes
     try:
         _, raw, size = vault.read_note(fs.path, max_bytes=cap)
     except HoardError as exc:
         log.warning("not indexed: %s: %s", fs.path, exc.message)
-        return False
+        return None
     doc = parse_note(fs.path, raw, config.search.title_keys)
     problems = [{"rule": p.rule, "message": p.message} for p in doc.problems]
     if size > cap:
@@ -87,32 +106,19 @@ def upsert_note(
             {"rule": "index_truncated", "message": f"only the first {cap} bytes are indexed"}
         )
         doc.revision = _full_revision(vault, fs.path) or doc.revision
-    pkey, skey = note_keys(fs.path)
-    cur = conn.execute(
-        "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
-        "title, rank_mult, fm_json, problems) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-        (
-            fs.path,
-            folder_of(fs.path),
-            pkey,
-            skey,
-            fs.mtime_ns,
-            size,
-            doc.revision,
-            doc.title,
-            rank_multiplier(fs.path, dict(config.search.folder_weights)),
-            observe_frontmatter(doc, config.search.frontmatter_keys),
-            json.dumps(problems) if problems else None,
-        ),
-    )
-    rowid = cur.lastrowid
     title_text = "\n".join([doc.title, *doc.aliases])
     words = (title_text + " " + doc.body).split() if not _ascii(title_text, doc.body) else []
-    conn.execute(
-        "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt) "
-        "VALUES(?,?,?,?,?,?,?)",
-        (
-            rowid,
+    return PreparedNote(
+        path=fs.path,
+        mtime_ns=fs.mtime_ns,
+        size=size,
+        revision=doc.revision,
+        title=doc.title,
+        title_text=title_text,
+        rank_mult=rank_multiplier(fs.path, dict(config.search.folder_weights)),
+        fm_json=observe_frontmatter(doc, config.search.frontmatter_keys),
+        problems=json.dumps(problems) if problems else None,
+        fts=(
             fs.path[:-3] if fs.path.endswith(".md") else fs.path,
             title_text,
             " ".join(doc.tags),
@@ -120,30 +126,69 @@ def upsert_note(
             doc.frontmatter_text,
             alt_text(words),
         ),
+        links=[
+            (
+                ln.target,
+                link_key(ln.target),
+                link_key(ln.target).rpartition("/")[2],
+                ln.heading,
+                ln.alias,
+                int(ln.embed),
+                ln.line,
+            )
+            for ln in doc.links
+        ],
+    )
+
+
+def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -> None:
+    """Insert a prepared note. ``fresh`` (a rebuild) leaves the ``words`` table to be
+    filled in one statement at the end."""
+    pkey, skey = note_keys(note.path)
+    cur = conn.execute(
+        "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
+        "title, rank_mult, fm_json, problems) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            note.path,
+            folder_of(note.path),
+            pkey,
+            skey,
+            note.mtime_ns,
+            note.size,
+            note.revision,
+            note.title,
+            note.rank_mult,
+            note.fm_json,
+            note.problems,
+        ),
+    )
+    rowid = cur.lastrowid
+    conn.execute(
+        "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt) "
+        "VALUES(?,?,?,?,?,?,?)",
+        (rowid, *note.fts),
     )
     if not fresh:
         conn.execute(
             "INSERT INTO words(rowid, title, body) VALUES(?, ?, ?)",
-            (rowid, title_text, doc.body),
+            (rowid, note.title_text, note.fts[3]),
         )
-    if doc.links:
+    if note.links:
         conn.executemany(
             "INSERT INTO links(src, target, target_key, stem_key, heading, alias, embed, "
             "line) VALUES(?,?,?,?,?,?,?,?)",
-            [
-                (
-                    rowid,
-                    ln.target,
-                    link_key(ln.target),
-                    link_key(ln.target).rpartition("/")[2],
-                    ln.heading,
-                    ln.alias,
-                    int(ln.embed),
-                    ln.line,
-                )
-                for ln in doc.links
-            ],
+            [(rowid, *ln) for ln in note.links],
         )
+
+
+def upsert_note(
+    conn: sqlite3.Connection, vault: Vault, config: Config, fs: FileStat, fresh: bool
+) -> bool:
+    """Index one note (False: it could not be read, and was skipped)."""
+    note = prepare_note(vault, config, fs)
+    if note is None:
+        return False
+    insert_prepared(conn, note, fresh)
     return True
 
 

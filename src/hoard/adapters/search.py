@@ -23,7 +23,6 @@ from hoard.config import Config
 from hoard.core.query import (
     Chunk,
     adjacent_pairs,
-    build_expression,
     build_groups,
     is_prefix_eligible,
     max_edits,
@@ -286,12 +285,19 @@ class Fts5Searcher:
                 for r in self._run(conn, f"({expr}) AND ({rescore})", req, fetch):
                     scores[r[0]] = (r[5], False, r)
             if corrections:
-                expr_all = build_expression(chunks, s.prefix_min_length, merged)
-                for r in self._run(conn, expr_all, req, fetch):
+                # Only notes holding a correction score differently with it. Their full
+                # score, each phrase once: `fixes AND expr` for those holding other query
+                # words too, `fixes` for those holding only a correction (cheaper than the
+                # whole query again with the corrections in it; the same top).
+                fixes = " OR ".join(_quote(w) for ws in corrections.values() for w in ws)
+                found = self._run(conn, fixes, req, fetch)
+                found += self._run(conn, f"({fixes}) AND ({expr})", req, fetch)
+                base = set(scores)
+                for r in found:
                     penalised = r[5] * s.typo_penalty
                     prev = scores.get(r[0])
                     if prev is None or penalised > prev[0]:
-                        scores[r[0]] = (penalised, prev is None, r)
+                        scores[r[0]] = (penalised, r[0] not in base, r)
 
         def run(groups: list[str]) -> list[Row]:
             return self._run(conn, " OR ".join(groups), req, fetch)
