@@ -199,3 +199,45 @@ def test_a_misspelt_word_over_the_budget_is_searched_through_its_correction(
         "projects/both-2.md",
     }
     assert _corrections(found) == {"harbr": ["harbor"]}
+
+
+def _quokkas_and_marsupials(write_note) -> None:
+    """Long quokka notes that all say "marsupial" (feedback would pick it up), notes that
+    hold only "marsupial", 12 lantern notes (over a budget of 6) and filler."""
+    prose = " ".join(f"word{i}" for i in range(40))
+    for i in range(4):
+        write_note(
+            f"tech/quokka-{i}.md",
+            f"Quokka {i}",
+            f"quokka island smiles camera beach marsupial marsupial marsupial {prose}",
+        )
+    # (feedback takes words in at most 10 % of the notes: 5 of 56 here)
+    write_note("life/marsupial-0.md", "Pouch", f"a marsupial pouch {prose}")
+    for i in range(12):
+        write_note(f"daily/lantern-{i:02d}.md", f"Note {i}", "a brass lantern on the shelf")
+    for i in range(39):
+        write_note(f"projects/other-{i:02d}.md", f"Other {i}", "nothing of interest here")
+
+
+QUERY = "quokka island smiles camera beach lantern"
+
+
+def test_a_long_query_within_the_budget_gets_feedback_words(vault, write_note, open_hoard):
+    _config(vault, budget=0)
+    _quokkas_and_marsupials(write_note)
+
+    paths = {r.path for r in open_hoard().search(QUERY, limit=30).results}
+
+    assert "life/marsupial-0.md" in paths  # found only through the feedback word
+
+
+def test_a_long_query_the_budget_cut_gets_no_feedback_words(vault, write_note, open_hoard):
+    _config(vault, budget=20)  # the five quokka words fit (5 x 4 notes); "lantern" does not
+    _quokkas_and_marsupials(write_note)
+
+    paths = {r.path for r in open_hoard().search(QUERY, limit=30).results}
+
+    assert {p for p in paths if p.startswith("tech/quokka-")} == {
+        f"tech/quokka-{i}.md" for i in range(4)
+    }
+    assert not any(p.startswith(("life/marsupial-", "daily/lantern-")) for p in paths)
