@@ -276,7 +276,7 @@ class Fts5Searcher:
             factor = s.typo_penalty if corrections else 1.0
             scores = {r[0]: (r[5] * factor, bool(corrections), r) for r in rows}
             if len(rows) < req.limit:
-                plan, scores = Plan(plan.kept), {}
+                plan, scores = Plan(plan.kept, cut=True), {}
         if not plan.conjunctive:
             rows = self._run(conn, expr, req, fetch)
             scores = {r[0]: (r[5], False, r) for r in rows}
@@ -316,15 +316,15 @@ class Fts5Searcher:
         natural = req.mode == "natural" and bool(rows) and not plan.conjunctive
         if natural and s.phrase_weight > 0:
             # Pairs match no more notes than their words: within the budget when the words
-            # are (those left out take their pairs with them).
+            # are (words the budget left out take their pairs with them).
             pairs = adjacent_pairs(req.query, self._stopwords)
-            if left_out:
+            if plan.cut:
                 words = {c.single for c in chunks if c.single is not None}
                 pairs = [p for p in pairs if set(p.split(" ")) <= words]
             add_phrase_bonus(scores, pairs, s, run)
         # A query the budget had to cut gets no feedback words: they would bring back the
         # rows it just left out (20 ms of a 100 ms sentence-long query on the CVE corpus).
-        feedback = natural and not left_out and s.feedback_terms > 0
+        feedback = natural and not plan.cut and s.feedback_terms > 0
         if feedback and len(chunks) >= s.feedback_min_words:
             asked = {t for c in chunks for t in c.tokens} | self._stopwords
             add_feedback(conn, scores, asked, self.vocab, self.index, s, run_held)

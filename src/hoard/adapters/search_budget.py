@@ -66,6 +66,8 @@ class Plan:
     rescore: list[int] = field(default_factory=list)
     """Groups left out of the search that still count in the score of the notes it finds
     (see :data:`RESCORE_GROUPS`)."""
+    cut: bool = False
+    """The budget left groups out (not only the common-word rule)."""
 
 
 def plan_groups(
@@ -85,8 +87,9 @@ def plan_groups(
     :class:`WordCounts`), asked only when a bounded count cannot tell.
 
     1. Each group's count, bounded a little above the budget.
-    2. Words in more than ``common_share`` of the notes go (when that is decidable from the
-       bounded count, or when step 4 needs it).
+    2. Words in more than ``common_share`` of the notes (as written, in titles and bodies:
+       a date in every note's frontmatter is not common in this sense) go, when the
+       bounded count allows it to be asked, or when step 3 or 4 needs it.
     3. A vault of no more notes than the budget, or a query within it: everything left.
        Else the rarest groups that fit the budget.
     4. When every group that matches anything matches more notes than the budget, no
@@ -94,14 +97,28 @@ def plan_groups(
        out first. The caller falls back to OR when that finds too little.
     """
     every = list(range(len(heads)))
-    single = [w is not None for w in words]
     budget = s.posting_budget
     common = s.common_share * total if s.common_share < 1.0 and total >= 50 else None
     if len(heads) < 2 or (budget <= 0 and common is None):
         return Plan(every)
     counter = GroupCounter(conn, budget + 1 if budget > 0 else int(common or 0) + 1)
     counts = [counter.count(g) for g in heads]
-    kept = _without_common(every, counts, single, common) or every
+
+    def is_common(i: int, ask: bool = False) -> bool:
+        """Group ``i`` is one word found in more than ``common_share`` of the notes (as
+        written, in titles and bodies). Asked of the words table only when the bounded
+        count allows it, or when ``ask``: a count stopped at the cap says nothing more."""
+        word = words[i]
+        if common is None or word is None:
+            return False
+        exact = counts[i] < counter.cap
+        if exact and counts[i] <= common:
+            return False
+        if exact or counter.cap > common or ask:
+            return word_count(word) > common
+        return False
+
+    kept = [i for i in every if not is_common(i)] or every
     if budget <= 0 or total <= budget or sum(counts[i] for i in kept) <= budget:
         return Plan(kept)  # (no query scores more notes than the vault holds)
     live = [i for i in kept if counts[i] > 0]
@@ -109,16 +126,10 @@ def plan_groups(
         chosen = [kept[j] for j in within_budget([counts[i] for i in kept], budget)]
         left = sorted((i for i in kept if i not in chosen), key=lambda i: (counts[i], i))
         rescore = left[:RESCORE_GROUPS] if len(heads) <= RESCORE_QUERY_GROUPS else []
-        if common is not None and common > budget:
-            seen = {i: word_count(words[i]) for i in rescore if counts[i] > budget}
-            rescore = [i for i in rescore if seen.get(i, 0) <= common]
-        return Plan(chosen, rescore=sorted(rescore))
-    if common is not None and common > budget:
-        exact = [
-            word_count(words[i]) if i in live and counts[i] > budget else counts[i] for i in every
-        ]
-        live = _without_common(live, exact, single, common) or live
-    return Plan(live, conjunctive=len(live) > 1)
+        rescore = [i for i in rescore if not is_common(i, ask=True)]
+        return Plan(chosen, rescore=sorted(rescore), cut=True)
+    live = [i for i in live if not is_common(i, ask=True)] or live
+    return Plan(live, conjunctive=len(live) > 1, cut=True)
 
 
 class WordCounts:
@@ -148,11 +159,3 @@ class WordCounts:
                 if token == self._token:
                     self._counts[word] = n
         return n
-
-
-def _without_common(
-    indices: list[int], counts: Sequence[int], single: Sequence[bool], common: float | None
-) -> list[int]:
-    if common is None:
-        return indices
-    return [i for i in indices if not (single[i] and counts[i] > common)]
