@@ -19,13 +19,14 @@ def _config(vault: Path, budget: int, common_share: float = 1.0) -> None:
     )
 
 
-def _lanterns_and_quokkas(write_note) -> None:
-    """12 notes hold "lantern", 2 hold "quokka" (one of them both), 6 hold neither."""
-    for i in range(12):
+def _lanterns_and_quokkas(write_note, lanterns: int = 12, others: int = 6) -> None:
+    """``lanterns`` notes hold "lantern", 2 hold "quokka" (one of them both), ``others``
+    hold neither."""
+    for i in range(lanterns):
         write_note(f"tech/lantern-{i:02d}.md", f"Note {i}", "a brass lantern on the shelf")
     write_note("tech/quokka-a.md", "Island visit", "a quokka smiled at the camera")
     write_note("tech/quokka-b.md", "Ferry trip", "a quokka near a lantern")
-    for i in range(6):
+    for i in range(others):
         write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
 
 
@@ -127,12 +128,7 @@ def test_a_typo_correction_is_searched_when_the_budget_is_off(vault, write_note,
 
 def _common_lanterns(write_note) -> None:
     """52 notes: "lantern" in 31 of them (60 %), "quokka" in 2; the rule needs 50 notes."""
-    for i in range(30):
-        write_note(f"tech/lantern-{i:02d}.md", f"Note {i}", "a brass lantern on the shelf")
-    write_note("tech/quokka-a.md", "Island visit", "a quokka smiled at the camera")
-    write_note("tech/quokka-b.md", "Ferry trip", "a quokka near a lantern")
-    for i in range(20):
-        write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
+    _lanterns_and_quokkas(write_note, lanterns=30, others=20)
 
 
 def test_a_word_in_more_than_the_common_share_of_notes_is_left_out_of_a_longer_query(

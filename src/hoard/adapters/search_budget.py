@@ -45,7 +45,7 @@ class GroupCounter:
     def __init__(self, conn: sqlite3.Connection, cap: int) -> None:
         self.conn = conn
         self.cap = cap
-        """Counts stop here: a larger count reads as ``cap`` (-1: no limit)."""
+        """Counts stop here: a larger count reads as ``cap``."""
         self._seen: dict[str, int] = {}
 
     def count(self, group: str) -> int:
