@@ -80,7 +80,6 @@ class PreparedNote:
     size: int
     revision: str
     title: str
-    title_text: str
     rank_mult: float
     fm_json: str | None
     problems: str | None
@@ -114,7 +113,6 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
         size=size,
         revision=doc.revision,
         title=doc.title,
-        title_text=title_text,
         rank_mult=rank_multiplier(fs.path, dict(config.search.folder_weights)),
         fm_json=observe_frontmatter(doc, config.search.frontmatter_keys),
         problems=json.dumps(problems) if problems else None,
@@ -171,7 +169,7 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
     if not fresh:
         conn.execute(
             "INSERT INTO words(rowid, title, body) VALUES(?, ?, ?)",
-            (rowid, note.title_text, note.fts[3]),
+            (rowid, note.fts[1], note.fts[3]),  # title with aliases, body
         )
     if note.links:
         conn.executemany(

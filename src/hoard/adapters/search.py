@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from hoard.adapters.index import Index
 from hoard.adapters.search_bonus import Row, Scores, add_feedback, add_phrase_bonus
-from hoard.adapters.search_budget import GroupCounter, Plan, WordCounts, plan_groups
+from hoard.adapters.search_budget import Plan, WordCounts, held_to_budget, plan_groups
 from hoard.adapters.typos import Vocabulary
 from hoard.config import Config
 from hoard.core.query import (
@@ -27,7 +27,6 @@ from hoard.core.query import (
     is_prefix_eligible,
     max_edits,
     parse_natural,
-    within_budget,
 )
 from hoard.core.snippet import best_window
 from hoard.errors import BadQuery
@@ -304,14 +303,8 @@ class Fts5Searcher:
 
         def run_held(groups: list[str]) -> list[Row]:
             """Feedback words, held to the posting budget like the query's own."""
-            budgeted = 0 < s.posting_budget < self.index.note_count_cached()
-            if budgeted and len(groups) > 1:
-                counter = GroupCounter(conn, s.posting_budget + 1)
-                counts = [counter.count(g) for g in groups]
-                if min(counts) > s.posting_budget:
-                    return []
-                groups = [groups[i] for i in within_budget(counts, s.posting_budget)]
-            return run(groups)
+            held = held_to_budget(conn, groups, s.posting_budget, self.index.note_count_cached())
+            return run(held) if held else []
 
         natural = req.mode == "natural" and bool(rows) and not plan.conjunctive
         if natural and s.phrase_weight > 0:

@@ -132,6 +132,21 @@ def plan_groups(
     return Plan(live, conjunctive=len(live) > 1, cut=True)
 
 
+def held_to_budget(
+    conn: sqlite3.Connection, groups: list[str], budget: int, total: int
+) -> list[str]:
+    """Extra groups OR-ed into one query (feedback words), held to the budget as a query's
+    own are: the rarest that fit, or none when each alone is over it. Unchanged on a vault
+    of no more notes than the budget, or with the budget off."""
+    if not 0 < budget < total or len(groups) < 2:
+        return groups
+    counter = GroupCounter(conn, budget + 1)
+    counts = [counter.count(g) for g in groups]
+    if min(counts) > budget:
+        return []
+    return [groups[i] for i in within_budget(counts, budget)]
+
+
 class WordCounts:
     """How many notes hold a word as written, from the positionless ``words`` table (its
     lists are quicker to walk than the search index's, yet a word in 170,000 notes still
