@@ -13,6 +13,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,10 +173,24 @@ def new_id(n: int = 8) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(n))
 
 
+class _Reader:
+    """A thread's read connection; it closes with the thread (sqlite3 connections take no
+    weak references, their holder does)."""
+
+    __slots__ = ("__weakref__", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+
 class Ledger:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.RLock()
+        self._local = threading.local()
+        # Weak, so a worker thread's reader closes when the thread ends (thread pools churn).
+        self._readers: weakref.WeakSet[_Reader] = weakref.WeakSet()
+        self._readers_lock = threading.Lock()
         self._conn = sqlite3.connect(
             path, timeout=10.0, check_same_thread=False, isolation_level=None
         )
@@ -224,6 +239,7 @@ class Ledger:
         with self._lock:
             if not durable:
                 self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.writing = getattr(self._local, "writing", 0) + 1
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -233,15 +249,36 @@ class Ledger:
                     self._conn.execute("ROLLBACK")
                     raise
             finally:
+                self._local.writing -= 1
                 if not durable:
                     self._conn.execute("PRAGMA synchronous=FULL")
 
     @contextlib.contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        """A connection to read with. Each thread has its own (WAL lets readers run beside
+        a writer), so a read never waits for another thread's commit and its fsync; inside
+        this thread's own transaction it is the writer's, which sees the uncommitted rows."""
+        if getattr(self._local, "writing", 0):
             yield self._conn
+            return
+        reader: _Reader | None = getattr(self._local, "reader", None)
+        if reader is None:
+            conn = sqlite3.connect(
+                self.path, timeout=10.0, check_same_thread=False, isolation_level=None
+            )
+            conn.execute("PRAGMA query_only=ON")
+            reader = _Reader(conn)
+            with self._readers_lock:
+                self._readers.add(reader)
+            self._local.reader = reader
+        yield reader.conn
 
     def close(self) -> None:
+        with self._readers_lock:
+            readers = list(self._readers)
+            self._readers.clear()
+        for reader in readers:
+            reader.conn.close()
         with self._lock:
             self._conn.close()
 
@@ -281,8 +318,8 @@ class Ledger:
         cached = self._grants_cache
         if cached is not None and now - cached[0] < 1.0:
             return [g for g in cached[1] if g.expires_at > now]
-        with self._lock:
-            rows = self._conn.execute(
+        with self.read() as conn:
+            rows = conn.execute(
                 "SELECT grant_id, caller, glob, expires_at FROM grants "
                 "WHERE revoked_at IS NULL AND expires_at > ? ORDER BY expires_at",
                 (now,),
@@ -310,8 +347,8 @@ class Ledger:
         return req
 
     def pending_requests(self) -> list[AccessRequest]:
-        with self._lock:
-            rows = self._conn.execute(
+        with self.read() as conn:
+            rows = conn.execute(
                 "SELECT request_id, caller, glob, reason, created_at, decision "
                 "FROM access_requests WHERE decision IS NULL ORDER BY created_at"
             ).fetchall()

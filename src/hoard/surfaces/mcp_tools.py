@@ -72,24 +72,42 @@ def error_result(exc: HoardError) -> CallToolResult:
     )
 
 
+def _result_of(fn: Callable[..., Any], args: Any, kwargs: Any) -> CallToolResult:
+    try:
+        result = fn(*args, **kwargs)
+    except HoardError as exc:
+        return error_result(exc)
+    except Exception:
+        log.exception("tool %s failed unexpectedly", fn.__name__)
+        return error_result(IoError("internal error; the server log has the details"))
+    data = to_json(result)
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
+        structured_content=data,
+    )
+
+
 def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Turn a service call into a tool result: structured content plus its JSON text, or
-    the SPEC error object."""
+    the SPEC error object. The SDK runs the call in a worker thread, so a search, a walk or
+    a write that waits on a lock never holds up the event loop."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            result = fn(*args, **kwargs)
-        except HoardError as exc:
-            return error_result(exc)
-        except Exception:
-            log.exception("tool %s failed unexpectedly", fn.__name__)
-            return error_result(IoError("internal error; the server log has the details"))
-        data = to_json(result)
-        return CallToolResult(
-            content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
-            structured_content=data,
-        )
+    def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
+        return _result_of(fn, args, kwargs)
+
+    return wrapper
+
+
+def inline_tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`tool_result` for a call that runs on the event loop itself: only for work that
+    is small, bounded and never waits (no lock, no write, no walk), such as reading one note
+    of at most the read ceiling. The hop to a worker thread and back costs about 0.45 ms of
+    CPU per call on a 2-core VM, more than such a call does."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
+        return _result_of(fn, args, kwargs)
 
     return wrapper
 
@@ -201,7 +219,7 @@ class HoardMCP:
         ) -> SearchResult:
             return hoard.search(query, limit, folder, mode, rerank, caller=self.caller_of(ctx))
 
-        @tool_result
+        @inline_tool_result
         def vault_read(
             path: Annotated[
                 str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")
@@ -230,7 +248,7 @@ class HoardMCP:
         ) -> LinksResult:
             return hoard.links(path, caller=self.caller_of(ctx))
 
-        @tool_result
+        @inline_tool_result
         def vault_policy(ctx: Context) -> PolicyResult:
             return hoard.policy(self.caller_of(ctx))
 

@@ -1,0 +1,68 @@
+"""Which tool calls run on the event loop and which in a worker thread: a read or a policy
+answer is small and never waits, so it skips the hop to a thread; a search, a listing or a
+write may take long or wait on a lock, so it never holds up the loop."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from hoard.core.policy import LOCAL_DEFAULT
+from hoard.service import Hoard
+from hoard.surfaces.mcp_tools import HoardMCP
+from mcp import Client
+
+pytestmark = pytest.mark.anyio
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, hoard: Hoard, name: str) -> list[int]:
+    """Record the thread each call of ``hoard.<name>`` runs on, and call through."""
+    threads: list[int] = []
+    real: Callable[..., Any] = getattr(hoard, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hoard, name, spy)
+    return threads
+
+
+@pytest.mark.parametrize(
+    ("tool", "method", "args", "on_loop"),
+    [
+        ("vault_read", "read", {"path": "tech/hue-bridge.md"}, True),
+        ("vault_policy", "policy", {}, True),
+        ("vault_search", "search", {"query": "hue bridge"}, False),
+        ("vault_list", "list", {"path": "tech"}, False),
+        ("vault_links", "links", {"path": "tech/hue-bridge.md"}, False),
+    ],
+)
+async def test_cheap_reads_run_on_the_event_loop_and_the_rest_in_a_worker_thread(
+    example_hoard: Hoard,
+    monkeypatch: pytest.MonkeyPatch,
+    ok,
+    tool: str,
+    method: str,
+    args: dict[str, Any],
+    on_loop: bool,
+) -> None:
+    threads = _spy(monkeypatch, example_hoard, method)
+    mcp = HoardMCP(example_hoard, LOCAL_DEFAULT)
+    async with Client(mcp.server) as c:
+        ok(await c.call_tool(tool, args))
+    assert len(threads) == 1
+    assert (threads[0] == threading.get_ident()) is on_loop
+
+
+async def test_a_refused_read_on_the_event_loop_is_the_spec_error_object(
+    example_hoard: Hoard,
+) -> None:
+    mcp = HoardMCP(example_hoard, LOCAL_DEFAULT)
+    async with Client(mcp.server) as c:
+        res = await c.call_tool("vault_read", {"path": "../etc/passwd"})
+    assert res.is_error
+    assert '"error": "path_rejected"' in res.content[0].text
