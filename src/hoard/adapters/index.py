@@ -31,7 +31,7 @@ from hoard.config import Config
 
 log = logging.getLogger("hoard.index")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 INDEX_MISSING = "index is missing"
 
@@ -63,6 +63,9 @@ CREATE VIRTUAL TABLE words USING fts5(
   title, body, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE words_vocab USING fts5vocab(words, 'row');
+CREATE VIRTUAL TABLE titles USING fts5(
+  title, tags, content = '', tokenize = '{TOKENIZER}'
+);
 CREATE TABLE links(
   src INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
   target TEXT NOT NULL,
@@ -258,6 +261,7 @@ class Index:
                 if not row or row[0] != "ok":
                     return f"quick_check failed: {row[0] if row else 'no answer'}"
                 conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('integrity-check')")
+                conn.execute("INSERT INTO titles(titles) VALUES('integrity-check')")
             finally:
                 conn.close()
         except sqlite3.Error as exc:
@@ -322,6 +326,9 @@ class Index:
                     progress(i + 1, len(stats))
             conn.execute(
                 "INSERT INTO words(rowid, title, body) SELECT rowid, title, body FROM notes_fts"
+            )
+            conn.execute(
+                "INSERT INTO titles(rowid, title, tags) SELECT rowid, title, tags FROM notes_fts"
             )
             conn.execute("COMMIT")
             conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")

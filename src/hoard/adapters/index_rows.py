@@ -1,6 +1,6 @@
-"""Rows of the index: how one note becomes its ``notes``, ``notes_fts``, ``words`` and
-``links`` rows, and how they go again. Used by :class:`hoard.adapters.index.Index` inside its
-write transactions."""
+"""Rows of the index: how one note becomes its ``notes``, ``notes_fts``, ``words``,
+``titles`` and ``links`` rows, and how they go again. Used by
+:class:`hoard.adapters.index.Index` inside its write transactions."""
 
 from __future__ import annotations
 
@@ -59,11 +59,17 @@ def delete_note(conn: sqlite3.Connection, path: str) -> None:
     row = conn.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
     if row is None:
         return
-    old = conn.execute("SELECT title, body FROM notes_fts WHERE rowid=?", (row[0],)).fetchone()
+    old = conn.execute(
+        "SELECT title, body, tags FROM notes_fts WHERE rowid=?", (row[0],)
+    ).fetchone()
     if old is not None:  # a contentless table forgets a row given its exact old text
         conn.execute(
             "INSERT INTO words(words, rowid, title, body) VALUES('delete', ?, ?, ?)",
             (row[0], old[0], old[1]),
+        )
+        conn.execute(
+            "INSERT INTO titles(titles, rowid, title, tags) VALUES('delete', ?, ?, ?)",
+            (row[0], old[0], old[2]),
         )
     conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
     conn.execute("DELETE FROM links WHERE src=?", (row[0],))
@@ -140,8 +146,8 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
 
 
 def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -> None:
-    """Insert a prepared note. ``fresh`` (a rebuild) leaves the ``words`` table to be
-    filled in one statement at the end."""
+    """Insert a prepared note. ``fresh`` (a rebuild) leaves the ``words`` and ``titles``
+    tables to be filled in one statement each at the end."""
     pkey, skey = note_keys(note.path)
     cur = conn.execute(
         "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
@@ -170,6 +176,10 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
         conn.execute(
             "INSERT INTO words(rowid, title, body) VALUES(?, ?, ?)",
             (rowid, note.fts[1], note.fts[3]),  # title with aliases, body
+        )
+        conn.execute(
+            "INSERT INTO titles(rowid, title, tags) VALUES(?, ?, ?)",
+            (rowid, note.fts[1], note.fts[2]),  # title with aliases, tags
         )
     if note.links:
         conn.executemany(

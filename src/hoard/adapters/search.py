@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from hoard.adapters.index import Index
 from hoard.adapters.search_bonus import Row, Scores, add_feedback, add_phrase_bonus
 from hoard.adapters.search_budget import Plan, WordCounts, held_to_budget, plan_groups
+from hoard.adapters.search_conjunctive import conjunctive_rows
 from hoard.adapters.typos import Vocabulary
 from hoard.config import Config
 from hoard.core.query import (
@@ -195,15 +196,49 @@ class Fts5Searcher:
     # -- running -------------------------------------------------------------------------------
 
     def _run(
+        self,
+        conn: sqlite3.Connection,
+        expr: str,
+        req: SearchRequest,
+        fetch: int,
+        window: int | None = None,
+    ) -> list[Row]:
+        """The best ``fetch`` notes matching ``expr``; with ``window``, only the ``window``
+        most recently indexed of them are weighed."""
+        if window is None:
+            sql = (
+                "SELECT n.id, n.path, n.title, n.folder, n.fm_json, "
+                "-bm25(notes_fts, ?, ?, ?, ?, ?, ?) * n.rank_mult AS s "
+                "FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
+                "WHERE notes_fts MATCH ?"
+            )
+            params: list[Any] = [*self._weights, expr]
+        else:
+            sql = (
+                "SELECT n.id, n.path, n.title, n.folder, n.fm_json, w.b * n.rank_mult AS s "
+                "FROM (SELECT rowid AS id, -bm25(notes_fts, ?, ?, ?, ?, ?, ?) AS b "
+                "FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS w "
+                "JOIN notes n ON n.id = w.id WHERE 1"
+            )
+            params = [*self._weights, expr, window]
+        return self._page(conn, sql, params, req, fetch)
+
+    def _run_titles(
         self, conn: sqlite3.Connection, expr: str, req: SearchRequest, fetch: int
     ) -> list[Row]:
+        """The best ``fetch`` notes whose title or tags match ``expr``, by BM25 of the
+        ``titles`` table (its own word counts, title and tags weighed as in the search)."""
         sql = (
             "SELECT n.id, n.path, n.title, n.folder, n.fm_json, "
-            "-bm25(notes_fts, ?, ?, ?, ?, ?, ?) * n.rank_mult AS s "
-            "FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
-            "WHERE notes_fts MATCH ?"
+            "-bm25(titles, ?, ?) * n.rank_mult AS s "
+            "FROM titles JOIN notes n ON n.id = titles.rowid WHERE titles MATCH ?"
         )
-        params: list[Any] = [*self._weights, expr]
+        return self._page(conn, sql, [*self._weights[1:3], expr], req, fetch)
+
+    @staticmethod
+    def _page(
+        conn: sqlite3.Connection, sql: str, params: list[Any], req: SearchRequest, fetch: int
+    ) -> list[Row]:
         if req.folder:
             lo, hi = _folder_range(req.folder)
             sql += " AND n.path >= ? AND n.path < ?"
@@ -271,7 +306,17 @@ class Fts5Searcher:
             # completes (4x the time on the 250k vault), and a word that needed
             # completing has its completions among the alternatives.
             anded = build_groups(chunks, NO_PREFIX, merged)
-            rows = self._run(conn, " AND ".join(anded), req, fetch)
+            plain = all(i not in merged and not c.alternatives for i, c in enumerate(chunks))
+            rows = conjunctive_rows(
+                conn,
+                anded,
+                [_quote(" ".join(c.tokens)) for c in chunks] if plain else None,
+                s.posting_budget,
+                req.limit,
+                lambda e: self._run(conn, e, req, fetch),
+                lambda e: self._run_titles(conn, e, req, fetch),
+                lambda e, n: self._run(conn, e, req, fetch, window=n),
+            )
             factor = s.typo_penalty if corrections else 1.0
             scores = {r[0]: (r[5] * factor, bool(corrections), r) for r in rows}
             if len(rows) < req.limit:
