@@ -1,6 +1,7 @@
-"""The notes holding every word of a query, when there are more of them than the posting
-budget: the page is filled in tiers (title and tags, then words close together, then the
-most recently indexed rest) instead of weighing every one of them."""
+"""The notes holding every word of a query whose every word is over the posting budget:
+those with every word in the title or tags come first; the rest are weighed by BM25 when
+there are no more of them than the budget, else filled in tiers (words close together,
+then the most recently indexed) instead of weighing every one of them."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def test_within_the_budget_every_note_holding_all_words_is_weighed_by_bm25(
 
     paths = [r.path for r in open_hoard().search("lantern harbor", limit=9).results]
 
-    # Four of each word outweigh one of each close together, by BM25.
+    assert set(paths[:2]) == TITLED
+    # Below them, four of each word outweigh one of each close together, by BM25.
     assert paths.index(HEAVY) < min(paths.index(p) for p in NEAR)
 
 
@@ -101,3 +103,26 @@ def test_a_title_changed_outside_hoard_leaves_the_title_tier(vault, write_note, 
     gone = conn.execute("SELECT rowid FROM titles WHERE titles MATCH 'guide'").fetchall()
     assert len(gone) == 1  # only the other note's title still says "guide"
     assert h.index.check(deep=True) is None  # FTS5 integrity checks included
+
+
+LONG = "tech/lantern-harbor-almanac.md"
+
+
+def test_a_long_note_named_by_the_words_comes_before_short_notes_holding_them(
+    vault, write_note, open_hoard, state_dir
+):
+    _vault(write_note)
+    write_note(LONG, "Lantern harbor almanac", " ".join(["quiet"] * 2000))
+    _config(vault, budget=0)  # no budget: BM25 of every note, long notes weigh less
+    plain = [r.path for r in open_hoard().search("lantern harbor", limit=30).results]
+    assert plain.index(LONG) > max(plain.index(p) for p in NEAR)
+
+    _config(vault, budget=10)  # each word in 13 notes, both in 10
+    paths = [
+        r.path
+        for r in open_hoard(state=state_dir.parent / "s2")
+        .search("lantern harbor", limit=10)
+        .results
+    ]
+
+    assert set(paths[:3]) == TITLED | {LONG}
