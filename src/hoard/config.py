@@ -246,7 +246,9 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             _int(0, 100_000_000),
             "When the words of a query together match more notes than this, only the rarest "
             "words that fit are searched, or, when each word alone matches more, notes with "
-            "all of them (0: always search every word). Keeps long queries fast on large "
+            "all of them: those with all of them in the title or tags first, and when more "
+            "notes than this hold them all, then words close together and the most recently "
+            "indexed (0: always search every word). Keeps long queries fast on large "
             "vaults; a vault of no more notes than this is never affected.",
         ),
         "feedback_terms": (
