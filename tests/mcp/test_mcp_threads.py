@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,3 +67,21 @@ async def test_a_refused_read_on_the_event_loop_is_the_spec_error_object(
         res = await c.call_tool("vault_read", {"path": "../etc/passwd"})
     assert res.is_error
     assert '"error": "path_rejected"' in res.content[0].text
+
+
+async def test_a_read_of_a_note_over_a_mib_takes_a_worker_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ok
+) -> None:
+    vault = tmp_path / "vault"
+    (vault / "logs").mkdir(parents=True)
+    (vault / "logs" / "small.md").write_text("# Small\n\nA short log.\n", encoding="utf-8")
+    big = "# Big\n\n" + "a long log line of the night shift\n" * 40_000  # 1.4 MB
+    (vault / "logs" / "big.md").write_text(big, encoding="utf-8")
+    with Hoard(vault, tmp_path / "state") as hoard:
+        threads = _spy(monkeypatch, hoard, "read")
+        mcp = HoardMCP(hoard, LOCAL_DEFAULT)
+        async with Client(mcp.server) as c:
+            ok(await c.call_tool("vault_read", {"path": "logs/big.md"}))
+            ok(await c.call_tool("vault_read", {"path": "logs/small.md"}))
+        assert threads[0] != threading.get_ident()  # hashed whole: off the loop
+        assert threads[1] == threading.get_ident()

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
+import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -41,6 +42,10 @@ from hoard.surfaces.mcp_schema import simplify_schema
 log = logging.getLogger("hoard.mcp")
 
 CALLER_SCOPE_KEY = "hoard.caller"
+
+INLINE_READ_BYTES = 1 << 20
+"""``vault_read`` of a note up to this size runs on the event loop; a larger one (up to the
+hard cap of hundreds of MB, hashed whole for its revision) takes a worker thread."""
 
 INSTRUCTIONS = """\
 hoard is a vault of Markdown notes (YAML frontmatter, [[wikilinks]]) shared by a person and
@@ -99,17 +104,25 @@ def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def inline_tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
+def inline_tool_result(
+    cheap: Callable[..., bool] | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """:func:`tool_result` for a call that runs on the event loop itself: only for work that
-    is small, bounded and never waits (no lock, no write, no walk), such as reading one note
-    of at most the read ceiling. The hop to a worker thread and back costs about 0.45 ms of
-    CPU per call on a 2-core VM, more than such a call does."""
+    is small, bounded and never waits (no lock, no write, no walk). The hop to a worker
+    thread and back costs about 0.45 ms of CPU per call on a 2-core VM, more than such a
+    call does. ``cheap(**arguments)``, when given, decides per call: when it says no, the
+    call takes the worker thread after all."""
 
-    @functools.wraps(fn)
-    async def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
-        return _result_of(fn, args, kwargs)
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        async def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
+            if cheap is None or cheap(**kwargs):
+                return _result_of(fn, args, kwargs)
+            return await anyio.to_thread.run_sync(functools.partial(_result_of, fn, args, kwargs))
 
-    return wrapper
+        return wrapper
+
+    return decorate
 
 
 def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:
@@ -219,7 +232,11 @@ class HoardMCP:
         ) -> SearchResult:
             return hoard.search(query, limit, folder, mode, rerank, caller=self.caller_of(ctx))
 
-        @inline_tool_result
+        def small_note(path: object = None, **_: Any) -> bool:
+            size = hoard.note_size(path)
+            return size is None or size <= INLINE_READ_BYTES
+
+        @inline_tool_result(small_note)
         def vault_read(
             path: Annotated[
                 str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")
@@ -248,7 +265,7 @@ class HoardMCP:
         ) -> LinksResult:
             return hoard.links(path, caller=self.caller_of(ctx))
 
-        @inline_tool_result
+        @inline_tool_result()
         def vault_policy(ctx: Context) -> PolicyResult:
             return hoard.policy(self.caller_of(ctx))
 
