@@ -340,13 +340,8 @@ class Hoard:
     # -- read, list, links --------------------------------------------------------------------
 
     def note_size(self, path: object) -> int | None:
-        """A note's size on disk from one ``lstat``, without reading it or checking who may;
-        ``None`` when ``path`` names no note (or is not a note path at all)."""
-        try:
-            st = self.vault.stat_note(normalize_note_path(str(path)))
-        except (HoardError, OSError):
-            return None
-        return None if st is None else st.size
+        """See :meth:`hoard.adapters.vault.Vault.note_size` (no access check: a size only)."""
+        return self.vault.note_size(path)
 
     def read(
         self, path: str, offset: int = 0, max_bytes: int | None = None, caller: Caller = OWNER

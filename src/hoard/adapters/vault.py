@@ -126,6 +126,15 @@ class Vault:
             raise TooLarge(f"{rel!r} is {size} bytes; the limit is {cap}", path=rel, size=size)
         return rel, data
 
+    def note_size(self, path: object) -> int | None:
+        """A note's size on disk from one ``lstat``, without reading it; ``None`` when
+        ``path`` names no note (or is not a note path at all)."""
+        try:
+            st = self.stat_note(normalize_note_path(str(path)))
+        except (HoardError, OSError):
+            return None
+        return None if st is None else st.size
+
     def stat_note(self, rel: str) -> FileStat | None:
         """``lstat`` a normalised note path; ``None`` when it is gone or not a regular file."""
         try:
