@@ -28,6 +28,7 @@ from hoard.core.query import (
     is_prefix_eligible,
     max_edits,
     parse_natural,
+    quote,
 )
 from hoard.core.snippet import best_window
 from hoard.errors import BadQuery
@@ -35,6 +36,9 @@ from hoard.errors import BadQuery
 Visible = Callable[[str], bool]
 
 FTS_OPERATORS = frozenset({"and", "or", "not", "near"})
+
+_BM25 = "-bm25(notes_fts, ?, ?, ?, ?, ?, ?)"
+"""A note's BM25 (higher is better), one weight parameter a column."""
 
 NO_PREFIX = 1 << 30
 """A ``prefix_min_length`` no word reaches."""
@@ -149,7 +153,7 @@ class Fts5Searcher:
     @staticmethod
     def _matches_anything(conn: sqlite3.Connection, term: str, prefix: bool) -> bool:
         """Does the term match as the index sees it (stemmed, folded, any column)?"""
-        quoted = _quote(term)
+        quoted = quote(term)
         sql = "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1"
         if conn.execute(sql, (quoted,)).fetchone() is not None:
             return True  # the cheap test first: a prefix query reads every word it completes
@@ -207,8 +211,7 @@ class Fts5Searcher:
         most recently indexed of them are weighed."""
         if window is None:
             sql = (
-                "SELECT n.id, n.path, n.title, n.folder, n.fm_json, "
-                "-bm25(notes_fts, ?, ?, ?, ?, ?, ?) * n.rank_mult AS s "
+                f"SELECT n.id, n.path, n.title, n.folder, n.fm_json, {_BM25} * n.rank_mult AS s "
                 "FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
                 "WHERE notes_fts MATCH ?"
             )
@@ -216,7 +219,7 @@ class Fts5Searcher:
         else:
             sql = (
                 "SELECT n.id, n.path, n.title, n.folder, n.fm_json, w.b * n.rank_mult AS s "
-                "FROM (SELECT rowid AS id, -bm25(notes_fts, ?, ?, ?, ?, ?, ?) AS b "
+                f"FROM (SELECT rowid AS id, {_BM25} AS b "
                 "FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS w "
                 "JOIN notes n ON n.id = w.id WHERE 1"
             )
@@ -270,9 +273,9 @@ class Fts5Searcher:
             completions, corrections = self._expansions(conn, chunks)
             groups = build_groups(chunks, s.prefix_min_length, completions)
             heads = [
-                " OR ".join(map(_quote, corrections[i]))
+                " OR ".join(map(quote, corrections[i]))
                 if i in corrections
-                else _quote(" ".join(c.tokens))
+                else quote(" ".join(c.tokens))
                 for i, c in enumerate(chunks)
             ]
             plan = plan_groups(
@@ -306,11 +309,9 @@ class Fts5Searcher:
             # completes (4x the time on the 250k vault), and a word that needed
             # completing has its completions among the alternatives.
             anded = build_groups(chunks, NO_PREFIX, merged)
-            plain = all(i not in merged and not c.alternatives for i, c in enumerate(chunks))
             rows = conjunctive_rows(
                 conn,
                 anded,
-                [_quote(" ".join(c.tokens)) for c in chunks] if plain else None,
                 s.posting_budget,
                 req.limit,
                 lambda e: self._run(conn, e, req, fetch),
@@ -333,7 +334,7 @@ class Fts5Searcher:
                 # score, each phrase once: `fixes AND expr` for those holding other query
                 # words too, `fixes` for those holding only a correction (cheaper than the
                 # whole query again with the corrections in it; the same top).
-                fixes = " OR ".join(_quote(w) for ws in corrections.values() for w in ws)
+                fixes = " OR ".join(quote(w) for ws in corrections.values() for w in ws)
                 found = self._run(conn, fixes, req, fetch)
                 found += self._run(conn, f"({fixes}) AND ({expr})", req, fetch)
                 base = set(scores)
@@ -413,7 +414,7 @@ class Fts5Searcher:
                 if conn.execute(
                     f"SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks}) "
                     "LIMIT 1",
-                    ['"' + w.replace('"', '""') + '"', *ids],
+                    [quote(w), *ids],
                 ).fetchone()
             ]
             if kept:
@@ -432,10 +433,6 @@ class Fts5Searcher:
         width = self.config.search.snippet_chars
         for rowid, body in rows:
             by_id[rowid].snippet = best_window(body or "", terms, width)
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
 
 
 def _subset(

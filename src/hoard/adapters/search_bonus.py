@@ -21,6 +21,7 @@ from typing import Any
 from hoard.adapters.index import Index
 from hoard.adapters.typos import Vocabulary
 from hoard.config import SearchConfig
+from hoard.core.query import quote
 
 Row = tuple[Any, ...]
 """One result row of ``Fts5Searcher._run``: ``(id, path, title, folder, fm_json, score)``."""
@@ -41,7 +42,7 @@ _FEEDBACK_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def _phrases(words: Iterable[str]) -> list[str]:
-    return ['"' + w.replace('"', '""') + '"' for w in words]
+    return [quote(w) for w in words]
 
 
 def _merge(scores: Scores, extra: list[Row], weight: float) -> None:

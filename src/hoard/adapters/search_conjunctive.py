@@ -46,7 +46,6 @@ RunWindow = Callable[[str, int], list[Row]]
 def conjunctive_rows(
     conn: sqlite3.Connection,
     groups: Sequence[str],
-    phrases: Sequence[str] | None,
     budget: int,
     limit: int,
     run: Run,
@@ -54,8 +53,7 @@ def conjunctive_rows(
     run_window: RunWindow,
 ) -> list[Row]:
     """Scored rows (best first) of notes holding every one of ``groups`` (FTS5 groups, as
-    :func:`hoard.core.query.build_groups` makes them). ``phrases`` are the same groups as
-    single quoted words or phrases when each is one, else ``None``. ``run(expr)`` scores
+    :func:`hoard.core.query.build_groups` makes them, without prefixes). ``run(expr)`` scores
     the notes matching ``expr``, ``run_titles(expr)`` those whose title or tags match it;
     ``run_window(expr, n)`` scores only the ``n`` most recently indexed of them."""
     expr = " AND ".join(groups)
@@ -65,8 +63,9 @@ def conjunctive_rows(
     if GroupCounter(conn, budget + 1).count(expr) <= budget:
         return _fill(out, [lambda: run(expr)], limit)
     tiers: list[Callable[[], list[Row]]] = []
-    if phrases is not None and len(phrases) > 1:
-        near = f"NEAR({' '.join(phrases)}, {NEAR_TOKENS})"
+    # A group without alternatives is one quoted word or phrase, all NEAR takes.
+    if len(groups) > 1 and not any(g.startswith("(") for g in groups):
+        near = f"NEAR({' '.join(groups)}, {NEAR_TOKENS})"
         tiers.append(lambda: run(near))
     tiers.append(lambda: run_window(expr, min(budget, RECENT_WINDOW)))
     return _fill(out, tiers, limit)

@@ -39,9 +39,6 @@ class Vocabulary:
         self._token: object = None
         self._reloading: threading.Thread | None = None
 
-    def invalidate(self) -> None:
-        self._loaded_at = 0.0
-
     def _ensure(self, token: object) -> None:
         """Called with the lock held."""
         now = time.monotonic()

@@ -12,6 +12,7 @@ from typing import Any
 
 from hoard.benchmark.queries import WORD, Query
 from hoard.benchmark.rows import Row
+from hoard.core.query import quote
 from hoard.service import Hoard
 
 ProgressFn = Callable[[int, int], None]
@@ -92,7 +93,7 @@ def stat_walk(hoard: Hoard, n: int, warmup: int) -> Row:
 
 def or_expression(query: str) -> str:
     words = [w.lower() for w in WORD.findall(query)]
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+    return " OR ".join(quote(w) for w in words)
 
 
 def raw_fts(index_path: Path, queries: Sequence[Query], n: int, warmup: int) -> Row:

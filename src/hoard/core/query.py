@@ -38,7 +38,8 @@ class Chunk:
         return self.tokens[0] if len(self.tokens) == 1 else None
 
 
-def _quote(s: str) -> str:
+def quote(s: str) -> str:
+    """``s`` as one FTS5 string (a word or a phrase)."""
     return '"' + s.replace('"', '""') + '"'
 
 
@@ -117,16 +118,16 @@ def build_groups(
     """One FTS5 group per chunk, in chunk order (see :func:`build_expression`)."""
     groups: list[str] = []
     for i, chunk in enumerate(chunks):
-        alts: list[str] = [_quote(" ".join(chunk.tokens))]
+        alts: list[str] = [quote(" ".join(chunk.tokens))]
         single = chunk.single
         if single is not None and is_prefix_eligible(single, prefix_min_length):
-            alts.append(_quote(single) + "*")
+            alts.append(quote(single) + "*")
         for alt in chunk.alternatives:
-            alts.append(_quote(alt))
+            alts.append(quote(alt))
             if is_prefix_eligible(alt, prefix_min_length):
-                alts.append(_quote(alt) + "*")
+                alts.append(quote(alt) + "*")
         if extra:
-            alts.extend(_quote(x) for x in extra.get(i, ()))
+            alts.extend(quote(x) for x in extra.get(i, ()))
         groups.append(alts[0] if len(alts) == 1 else "(" + " OR ".join(alts) + ")")
     return groups
 
