@@ -284,7 +284,8 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 def to_json(obj: Any) -> Any:
     """Plain JSON-able data from a result dataclass (recursively). Scalars are checked
-    first and field names are cached per class: a listing has thousands of leaves."""
+    first, a scalar field is copied without a call, and field names are cached per class:
+    a listing has thousands of leaves."""
     cls = type(obj)
     if cls in _SCALARS:
         return obj
@@ -293,7 +294,11 @@ def to_json(obj: Any) -> Any:
     if cls is dict:
         return {str(k): to_json(v) for k, v in obj.items()}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {name: to_json(getattr(obj, name)) for name in _field_names(cls)}
+        out: dict[str, Any] = {}
+        for name in _field_names(cls):
+            value = getattr(obj, name)
+            out[name] = value if type(value) in _SCALARS else to_json(value)
+        return out
     if isinstance(obj, list | tuple):
         return [to_json(x) for x in obj]
     if isinstance(obj, dict):

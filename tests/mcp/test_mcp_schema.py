@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.models import LinksResult, ListResult, SearchResult
 from hoard.service import Hoard
-from hoard.surfaces.mcp_schema import simplify_schema
+from hoard.surfaces.mcp_schema import records_by_keys, simplify_schema
 from hoard.surfaces.mcp_tools import HoardMCP
 from mcp import Client
 
@@ -129,4 +129,83 @@ async def test_the_server_publishes_the_simplified_schemas(example_hoard: Hoard)
     listing = tools["vault_list"].output_schema
     assert listing is not None
     assert "$ref" not in str(listing)
-    assert listing["properties"]["entries"]["items"]["properties"]["path"]["type"] == "string"
+    entry = listing["properties"]["entries"]["items"]
+    assert entry["required"] == ["path", "kind", "size", "mtime"]
+    assert "properties" not in entry
+    assert listing["$defs"]["ListEntry"]["properties"]["size"]["type"] == "integer"
+
+
+RECORDS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string"},
+        "entries": {"type": "array", "items": NESTED["$defs"]["Entry"] | {"title": "Entry"}},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+def test_an_array_of_records_is_declared_by_its_keys_with_the_full_item_in_defs() -> None:
+    out = records_by_keys(RECORDS)
+    items = out["properties"]["entries"]["items"]
+    assert items == {
+        "type": "object",
+        "title": "Entry",
+        "required": ["path", "size"],
+        "description": "Fields: path (string), size (integer). Full schema: #/$defs/Entry.",
+    }
+    assert out["$defs"]["Entry"] == RECORDS["properties"]["entries"]["items"]
+    assert out["properties"]["tags"] == RECORDS["properties"]["tags"]  # not records: kept
+    jsonschema.Draft202012Validator.check_schema(out)
+
+
+def test_a_record_without_one_of_its_keys_still_fails_validation() -> None:
+    validator = jsonschema.Draft202012Validator(records_by_keys(RECORDS))
+    assert validator.is_valid({"entries": [{"path": "a.md", "size": 1}]})
+    assert not validator.is_valid({"entries": [{"path": "a.md"}]})
+    assert not validator.is_valid({"entries": ["a.md"]})
+    assert not validator.is_valid({"path": 3, "entries": []})  # top-level fields keep types
+
+
+def test_two_different_records_with_one_title_both_keep_their_full_schema() -> None:
+    other = {"type": "object", "title": "Entry", "properties": {"x": {"type": "boolean"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": RECORDS["properties"]["entries"],
+            "b": {"type": "array", "items": other},
+        },
+    }
+    out = records_by_keys(schema)
+    assert out["$defs"]["Entry"]["properties"]["path"] == {"type": "string"}
+    assert out["$defs"]["Entry_"] == other
+    assert out["properties"]["b"]["items"]["description"].endswith("#/$defs/Entry_.")
+
+
+def test_existing_definitions_are_kept_beside_the_moved_records() -> None:
+    schema = {"$defs": {"Node": {"type": "object"}}, **RECORDS}
+    out = records_by_keys(schema)
+    assert set(out["$defs"]) == {"Node", "Entry"}
+
+
+TOOL_CALLS: list[tuple[str, dict[str, Any], type]] = [
+    ("vault_list", {"path": "", "recursive": True}, ListResult),
+    ("vault_search", {"query": "backup"}, SearchResult),
+    ("vault_links", {"path": "tech/_INDEX.md"}, LinksResult),
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("tool", "args", "model"), TOOL_CALLS)
+async def test_every_field_of_every_record_has_the_type_its_full_schema_says(
+    example_hoard: Hoard, tool: str, args: dict[str, Any], model: type
+) -> None:
+    full = simplify_schema(TypeAdapter(model).json_schema())
+    async with Client(HoardMCP(example_hoard, LOCAL_DEFAULT).server) as c:
+        result = await c.call_tool(tool, args)
+    assert not result.is_error
+    data = result.structured_content
+    assert data is not None
+    records = data.get("entries") or data.get("results") or data.get("outgoing")
+    assert records, "the call must return records for this check to mean anything"
+    jsonschema.Draft202012Validator(full).validate(data)

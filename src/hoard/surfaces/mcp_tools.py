@@ -37,7 +37,7 @@ from hoard.models import (
     to_json,
 )
 from hoard.service import Hoard
-from hoard.surfaces.mcp_schema import simplify_schema
+from hoard.surfaces.mcp_schema import records_by_keys, simplify_schema
 
 log = logging.getLogger("hoard.mcp")
 
@@ -127,7 +127,8 @@ def inline_tool_result(
 
 def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:
     """Register tools under their function names, with structured output whose schema is
-    rewritten to validate cheaply (same meaning; see :mod:`hoard.surfaces.mcp_schema`)."""
+    rewritten to validate cheaply: the same meaning, except that arrays of records are
+    declared by their keys (see :mod:`hoard.surfaces.mcp_schema`)."""
     for fn, description, annotations in tools:
         srv.add_tool(
             fn,
@@ -138,7 +139,8 @@ def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnn
         )
         tool = srv._tool_manager.get_tool(fn.__name__)
         if tool is not None and tool.fn_metadata.output_schema is not None:
-            tool.fn_metadata.output_schema = simplify_schema(tool.fn_metadata.output_schema)
+            simple = simplify_schema(tool.fn_metadata.output_schema)
+            tool.fn_metadata.output_schema = records_by_keys(simple)
 
 
 class _Server(MCPServer):
