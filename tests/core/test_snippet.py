@@ -37,3 +37,36 @@ def test_without_a_match_the_snippet_is_the_start_of_the_text() -> None:
 
 def test_white_space_is_collapsed() -> None:
     assert best_window("a\n\n  hue\tbridge", ["hue"], 40) == "a hue bridge"
+
+
+WORDS = (
+    "Århus Aarhus Arhus smørrebrød smoerrebroed smorrebrod Kjær Kjaer Kjar Nováková Novakova "
+    "Příbram Pribram Dvořák Dvorak straße strasse cœur coeur Þór Thor Łódź Lodz København "
+    "Koebenhavn Kobenhavn rødgrød roedgroed Ærø Aeroe Šťastný Stastny naïve naive Ångström"
+).split()
+
+
+def test_every_spelling_of_a_word_finds_every_other_spelling_in_the_text() -> None:
+    from hoard.core.snippet import _find, _find_folded
+
+    text = " ".join(f"filler {w} and" for w in WORDS)
+    for term in WORDS:
+        heads = [head(term)]
+        slow = {start for start, _, _ in _find_folded(text, heads)}
+        fast = {start for start, _, _ in _find(text, heads)}
+        assert slow <= fast, (term, [text[p : p + 12] for p in slow - fast])
+
+
+def test_a_diacritic_query_word_shows_its_ascii_spelling_and_back() -> None:
+    ascii_text = "x " * 80 + "we cycled to Aarhus and Kobenhavn " + "y " * 80
+    assert "Aarhus" in best_window(ascii_text, ["århus"], 60)
+    assert "Kobenhavn" in best_window(ascii_text, ["københavn"], 60)
+    danish = "x " * 80 + "Visiting Jana Nováková in Århus, Kjær said " + "y " * 80
+    assert "Nováková in Århus" in best_window(danish, ["novakova", "aarhus"], 60)
+    assert "Kjær" in best_window(danish, ["kjaer"], 40)
+
+
+def test_match_offsets_are_the_original_texts_after_many_diacritics() -> None:
+    text = "ěščřžýáíé " * 300 + "the lighthouse keeper Dvořák" + " tail" * 100
+    snippet = best_window(text, ["dvorak", "lighthouse"], 60)
+    assert "lighthouse keeper Dvořák" in snippet
