@@ -61,6 +61,23 @@ def test_without_a_title_or_h1_the_file_stem_is_the_title(raw: bytes) -> None:
     assert parse_note("folder/My Stem.md", raw).title == "My Stem"
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(b"Intro prose first.\n\n# Process\n1. step\n", id="after-prose"),
+        pytest.param(b"- a list item\n# Usage\n", id="after-a-list"),
+        pytest.param(b"---\ntags: [x]\n---\nSome text.\n# Formal Definition\n", id="after-fm"),
+    ],
+)
+def test_a_level_one_heading_after_prose_heads_a_section_not_the_note(raw: bytes) -> None:
+    assert parse_note("Machine Learning/Gradient Descent.md", raw).title == "Gradient Descent"
+
+
+def test_an_embed_or_tag_line_before_the_heading_still_leaves_it_the_title() -> None:
+    raw = b"![[cover.png]]\n#idea #draft\n\n# Gradient Descent, explained\nText.\n"
+    assert parse_note("ml/gd.md", raw).title == "Gradient Descent, explained"
+
+
 def test_first_h1_ignores_level_two_headings_and_fenced_comments() -> None:
     assert first_h1("## Section\n```sh\n# comment\n```\n") is None
 

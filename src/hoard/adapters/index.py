@@ -31,7 +31,7 @@ from hoard.config import Config
 
 log = logging.getLogger("hoard.index")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 INDEX_MISSING = "index is missing"
 

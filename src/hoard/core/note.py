@@ -15,18 +15,32 @@ _H1 = re.compile(r"#[ \t]+(\S.*?)[ \t#]*")
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 
 
+_TAGS_ONLY = re.compile(r"(?:#[^\s#]+[ \t]*)+")
+_EMBED_ONLY = re.compile(r"!\[\[[^\]]*\]\][ \t]*")
+
+
 def first_h1(body: str) -> str | None:
-    """The first level-1 heading outside fenced code (a shell comment is not a title)."""
+    """The note's level-1 heading when it opens the body: before it only blank lines,
+    fenced code (a shell comment is not a title), tag lines (``#idea``) and embeds. A
+    level-1 heading after prose heads a section (``# Process``), not the note."""
     fence: str | None = None
     for line in body.split("\n"):
         f = _FENCE.match(line)
         if f:
             fence = None if fence == f.group(1) else (fence or f.group(1))
             continue
-        if fence is None and line.startswith("#"):
+        text = line.strip()
+        if fence is not None or not text:
+            continue
+        if line.startswith("#"):
             m = _H1.fullmatch(line.rstrip("\r"))
             if m:
                 return m.group(1).strip()
+            if _TAGS_ONLY.fullmatch(text) or text.startswith("##"):
+                continue
+        elif _EMBED_ONLY.fullmatch(text):
+            continue
+        return None
     return None
 
 
