@@ -346,7 +346,7 @@ async def test_request_access_records_a_pending_request(protected_hoard: Hoard, 
         ("vault_policy", {}),
     ],
 )
-async def test_the_text_content_of_a_success_is_the_structured_content_as_json(
+async def test_the_text_content_of_a_success_is_the_structured_content_as_compact_json(
     mcp: HoardMCP, name: str, args: dict[str, object]
 ) -> None:
     async with Client(mcp.server) as c:
@@ -354,6 +354,8 @@ async def test_the_text_content_of_a_success_is_the_structured_content_as_json(
     assert not r.is_error
     assert r.content[0].type == "text"
     assert json.loads(r.content[0].text) == r.structured_content
+    compact = json.dumps(r.structured_content, ensure_ascii=False, separators=(",", ":"))
+    assert r.content[0].text == compact
 
 
 async def test_the_note_resource_template_is_listed(mcp: HoardMCP) -> None:

@@ -33,7 +33,7 @@ class FileStat:
     size: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Entry:
     path: str
     kind: str  # "note" | "folder" | "file"
@@ -261,6 +261,7 @@ class Vault:
             )
         entries: list[Entry] = []
         truncated = False
+        ignore = self.config.ignore
         stack = [rel]
         while stack:
             cur = stack.pop()
@@ -271,36 +272,36 @@ class Vault:
                 continue
             subdirs = []
             for entry in items:
-                if entry.name.startswith("."):
+                name = entry.name
+                if name.startswith("."):
                     continue
-                child = _nfc(f"{cur}/{entry.name}" if cur else entry.name)
                 try:
-                    if entry.is_symlink():
-                        continue
-                    st = entry.stat(follow_symlinks=False)
+                    st = entry.stat(follow_symlinks=False)  # a symlink is never followed
                 except OSError:
                     continue
+                child = f"{cur}/{name}" if cur else name
+                if not child.isascii():
+                    child = _nfc(child)
                 if stat.S_ISDIR(st.st_mode):
-                    if self.is_ignored(child + "/"):
+                    if ignore and self.is_ignored(child + "/"):
                         continue
                     if visible is not None and not visible(child + "/"):
                         continue
-                    kind = "folder"
+                    kind, size = "folder", 0
                     subdirs.append(child)
                 elif stat.S_ISREG(st.st_mode):
-                    if self.is_ignored(child):
+                    if ignore and self.is_ignored(child):
                         continue
                     if visible is not None and not visible(child):
                         continue
-                    kind = "note" if entry.name.lower().endswith(".md") else "file"
+                    kind = "note" if name[-3:].lower() == ".md" else "file"
+                    size = st.st_size
                 else:
-                    continue
+                    continue  # symlinks, sockets, devices
                 if len(entries) >= limit:
                     truncated = True
                     break
-                entries.append(
-                    Entry(child, kind, st.st_size if kind != "folder" else 0, st.st_mtime)
-                )
+                entries.append(Entry(child, kind, size, st.st_mtime))
             if truncated:
                 break
             if recursive:
