@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard.adapters.atomic import sweep_staging
+from hoard.adapters.background import run_at_low_priority
 from hoard.adapters.graph import backlinks, broken_links, outgoing
 from hoard.adapters.index import Index, ProgressFn
 from hoard.adapters.index_rows import frontmatter_of
@@ -115,7 +116,7 @@ class Hoard:
 
     def _background_start(self) -> None:
         try:
-            problem = self.index.check(deep=True)
+            problem = run_at_low_priority(lambda: self.index.check(deep=True), "hoard-check")
             if problem is not None:
                 log.warning("the deep index check failed (%s); rebuilding", problem)
                 self._schedule_repair()
