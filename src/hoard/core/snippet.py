@@ -82,7 +82,7 @@ def _strip_table() -> dict[int, str]:
     for cp in (cp for r in ranges for cp in r):
         ch = chr(cp)
         base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        if len(base) == 1 and base != ch:
+        if len(base) == 1 and base != ch and len(base.lower()) == 1:
             table[cp] = base.lower()
     for ch, base in {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i"}.items():
         table[ord(ch)] = base
