@@ -34,6 +34,20 @@ _TRANSLIT = str.maketrans(
 _PLAIN = str.maketrans({"ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss"})
 _SPECIAL = frozenset("åÅøØæÆßœŒłŁđĐþÞðÐħı")
 
+ONE_LETTER_FOLDS = {
+    chr(k): v
+    for table in (_PLAIN, _TRANSLIT)
+    for k, v in table.items()
+    if isinstance(v, str) and len(v) == 1 and chr(k).islower()
+}
+"""Lower-case special letters that fold to one letter: ``ø`` → ``o``, ``ł`` → ``l``..."""
+TWO_LETTER_FOLDS = {
+    chr(k): v
+    for k, v in _TRANSLIT.items()
+    if isinstance(v, str) and len(v) == 2 and chr(k).islower()
+}
+"""Lower-case special letters and the two ASCII letters written for them: ``å`` → ``aa``..."""
+
 
 def needs_fold(word: str) -> bool:
     return not word.isascii() and any(ch in _SPECIAL for ch in word)

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from hoard.core.fold import fold_variants, needs_fold
+from hoard.core.fold import ONE_LETTER_FOLDS, TWO_LETTER_FOLDS, fold_variants, needs_fold
 
 _WORD = re.compile(r"\w+")
 ELLIPSIS = "…"
@@ -74,32 +74,39 @@ def best_window(text: str, terms: Sequence[str], width: int) -> str:
 MAX_HITS_PER_TERM = 200
 
 
-def _strip_table() -> dict[int, str]:
-    """Each letter that folds to one other letter (``á`` → ``a``, ``ø`` → ``o``), so that
-    folding keeps every offset. Letters that fold to two (``æ``, ``ß``, ``þ``) stay."""
-    table: dict[int, str] = {}
+@functools.cache
+def _strip_chars() -> dict[str, str]:
+    """Each lower-case letter that folds to one other letter (``á`` → ``a``, ``ø`` → ``o``),
+    so that folding keeps every offset; letters that fold to two (``æ``, ``ß``, ``þ``) stay.
+    Built on first use (a few ms), so a command that shows no snippet does not pay."""
+    table: dict[str, str] = {}
     ranges = (range(0xC0, 0x250), range(0x370, 0x530), range(0x1E00, 0x2000))
-    for cp in (cp for r in ranges for cp in r):
-        ch = chr(cp)
+    for ch in (chr(cp) for r in ranges for cp in r):
         base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        if len(base) == 1 and base != ch and len(base.lower()) == 1:
-            table[cp] = base.lower()
-    for ch, base in {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i"}.items():
-        table[ord(ch)] = base
+        if ch.islower() and len(base) == 1 and base != ch and len(base.lower()) == 1:
+            table[ch] = base.lower()
+    table.update(ONE_LETTER_FOLDS)
     return table
 
 
-_STRIP = _strip_table()
+@functools.cache
+def _strippable() -> re.Pattern[str]:
+    return re.compile("[" + "".join(re.escape(ch) for ch in sorted(_strip_chars())) + "]")
 
-_DIGRAPHS = (
-    ("aa", "å", "a"),
-    ("oe", "ø", "o"),
-    ("oe", "œ", "œ"),
-    ("ae", "æ", "æ"),
-    ("ss", "ß", "ß"),
-    ("th", "þ", "þ"),
-)
-"""(an ASCII spelling, the letter it stands for, that letter once stripped)."""
+
+def _strip(low: str) -> str:
+    """Lower-case ``low`` with every letter of the strip table replaced; same length. A
+    regular expression visits only those letters: ``str.translate`` with a table this size
+    costs about 140 ns a character on text that is not all ASCII."""
+    chars = _strip_chars()
+    return _strippable().sub(lambda m: chars[m.group()], low) if not low.isascii() else low
+
+
+@functools.cache
+def _digraphs() -> tuple[tuple[str, str, str], ...]:
+    """(an ASCII spelling, the letter it stands for, that letter once stripped)."""
+    chars = _strip_chars()
+    return tuple((two, ch, chars.get(ch, ch)) for ch, two in TWO_LETTER_FOLDS.items())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -108,30 +115,14 @@ def _forms(h: str, letters: frozenset[str]) -> tuple[str, ...]:
     stripped, its own fold variants (``århu`` → ``aarhu``) and, for each special letter the
     text holds (``letters``), the head with that letter's ASCII spelling replaced
     (``kjae`` → ``kjæ``)."""
-    base = h.translate(_STRIP)
-    forms = dict.fromkeys([base, *(v.translate(_STRIP) for v in fold_variants(h))])
+    base = _strip(h)
+    forms = dict.fromkeys([base, *(_strip(v) for v in fold_variants(h))])
     frontier = [base]
-    for spelling, letter, stripped in _DIGRAPHS:
+    for spelling, letter, stripped in _digraphs():
         if letter in letters:
             frontier += [f.replace(spelling, stripped) for f in frontier if spelling in f]
     forms.update(dict.fromkeys(frontier))
     return tuple(f for f in forms if f)
-
-
-def _strip(low: str) -> str:
-    """``low`` with every letter of the strip table replaced; same length. A regular
-    expression visits only those letters: ``str.translate`` with a table this size costs
-    about 140 ns a character on text that is not all ASCII."""
-    return _STRIPPABLE.sub(_strip_one, low)
-
-
-def _strip_one(m: re.Match[str]) -> str:
-    return _STRIP_CHARS[m.group()]
-
-
-_STRIP_CHARS = {chr(cp): base for cp, base in _STRIP.items()}
-_STRIPPABLE = re.compile("[" + "".join(re.escape(ch) for ch in sorted(_STRIP_CHARS)) + "]")
-_DIGRAPH_LETTERS = tuple(dict.fromkeys(letter for _, letter, _ in _DIGRAPHS))
 
 
 def _find(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
@@ -145,7 +136,7 @@ def _find(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
         folded, letters = low, frozenset[str]()
     else:
         folded = _strip(low)
-        letters = frozenset(ch for ch in _DIGRAPH_LETTERS if ch in low)
+        letters = frozenset(ch for ch in TWO_LETTER_FOLDS if ch in low)
     hits: list[tuple[int, int, int]] = []
     for i, h in enumerate(heads):
         seen: set[int] = set()
