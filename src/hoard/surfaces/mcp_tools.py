@@ -77,6 +77,11 @@ def error_result(exc: HoardError) -> CallToolResult:
     )
 
 
+_COMPACT = (",", ":")
+"""The text copy of a result is compact JSON: a listing's text is 10% smaller, and an agent
+that reads the text rather than the structured content spends fewer tokens on it."""
+
+
 def _result_of(fn: Callable[..., Any], args: Any, kwargs: Any) -> CallToolResult:
     try:
         result = fn(*args, **kwargs)
@@ -88,11 +93,6 @@ def _result_of(fn: Callable[..., Any], args: Any, kwargs: Any) -> CallToolResult
     data = to_json(result)
     text = json.dumps(data, ensure_ascii=False, separators=_COMPACT)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
-
-
-_COMPACT = (",", ":")
-"""The text copy of a result is compact JSON: a listing's text is 10% smaller, and an agent
-that reads the text rather than the structured content spends fewer tokens on it."""
 
 
 def tool_result(fn: Callable[..., Any]) -> Callable[..., Any]:
