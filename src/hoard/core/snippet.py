@@ -24,14 +24,16 @@ _WORD = re.compile(r"\w+")
 ELLIPSIS = "…"
 
 
+def _without_marks(s: str) -> str:
+    """``s`` decomposed (NFKD) with its combining marks dropped: ``Dvořák`` → ``Dvorak``."""
+    return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
+
+
 def _fold(word: str) -> list[str]:
     low = word.lower()
     out = [low]
     if not low.isascii():
-        plain = "".join(
-            c for c in unicodedata.normalize("NFKD", low) if not unicodedata.combining(c)
-        )
-        out.append(plain)
+        out.append(_without_marks(low))
         if needs_fold(low):
             out.extend(fold_variants(low))
     return out
@@ -82,7 +84,7 @@ def _strip_chars() -> dict[str, str]:
     table: dict[str, str] = {}
     ranges = (range(0xC0, 0x250), range(0x370, 0x530), range(0x1E00, 0x2000))
     for ch in (chr(cp) for r in ranges for cp in r):
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        base = _without_marks(ch)
         if ch.islower() and len(base) == 1 and base != ch and len(base.lower()) == 1:
             table[ch] = base.lower()
     table.update(ONE_LETTER_FOLDS)
