@@ -46,10 +46,10 @@ from benchlib import (
     render_table,
     write_receipt,
 )
+from hoard.app.hoard import Hoard
 from hoard.benchmark.inprocess import RAW_SQL, or_expression
 from hoard.benchmark.queries import with_typo
-from hoard.config import Config, load_config
-from hoard.service import Hoard
+from hoard.core.config import Config, load_config
 
 SEED = 20240611
 WORD = re.compile(r"[^\W_]+")
@@ -223,7 +223,7 @@ def cli_search_rss(
     """Peak RSS (MB) and wall time (ms) of ``hoard search`` processes, the method used, and
     any errors."""
     exe = Path(sys.executable).with_name("hoard")
-    cmd0 = [str(exe)] if exe.exists() else [sys.executable, "-m", "hoard.cli"]
+    cmd0 = [str(exe)] if exe.exists() else [sys.executable, "-m", "hoard.surfaces.cli.main"]
     gnu_time = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
     rss: list[float] = []
     wall: list[float] = []

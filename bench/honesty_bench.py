@@ -29,7 +29,7 @@ from benchlib import (
     render_table,
     write_receipt,
 )
-from hoard.service import Hoard
+from hoard.app.hoard import Hoard
 
 TARGETS = {
     "claim_get": 2.0,

@@ -4,7 +4,7 @@
     python bench/quality.py --all [--ablations] [--per-query]
 
 Each (set, variant) is indexed from scratch into a temporary state folder with a
-:class:`~hoard.config.Config` built by ``dataclasses.replace`` on the default search config,
+:class:`~hoard.core.config.Config` built by ``dataclasses.replace`` on the default search config,
 then every judged query runs through ``Hoard.search`` (natural mode). Prints a table and writes
 ``bench/receipts/quality-<date>.json``.
 
@@ -39,9 +39,9 @@ from benchlib import (
     render_table,
     write_receipt,
 )
-from hoard.config import Config, SearchConfig
-from hoard.errors import HoardError
-from hoard.service import Hoard
+from hoard.app.hoard import Hoard
+from hoard.core.config import Config, SearchConfig
+from hoard.core.errors import HoardError
 
 # -- variants (ablations) -------------------------------------------------------------------
 

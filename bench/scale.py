@@ -64,9 +64,9 @@ def say(msg: str) -> None:
 
 
 def hoard_exe() -> list[str]:
-    """``hoard`` next to this Python (the venv's), else ``python -m hoard.cli``."""
+    """``hoard`` next to this Python (the venv's), else ``python -m hoard.surfaces.cli.main``."""
     exe = Path(sys.executable).with_name("hoard")
-    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "hoard.cli"]
+    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "hoard.surfaces.cli.main"]
 
 
 def vault_root(folder: Path) -> Path:

@@ -1,4 +1,4 @@
-"""hoard.config: every key has a default; a bad hoard.toml is an error that names the key."""
+"""hoard.core.config: every key has a default; a bad hoard.toml is an error that names the key."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hoard.config import (
+from hoard.core.config import (
     CONFIG_NAME,
     SCHEMA,
     Config,
@@ -17,7 +17,7 @@ from hoard.config import (
     load_config,
     parse_config,
 )
-from hoard.errors import ConfigError, InvalidArgument
+from hoard.core.errors import ConfigError, InvalidArgument
 
 
 def test_an_empty_config_is_all_defaults() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hoard.config import ContractConfig
+from hoard.core.config import ContractConfig
 from hoard.core.contract import Violation, check_contract
 
 DEFAULT = ContractConfig()

@@ -1,11 +1,11 @@
-"""hoard.errors: one exception tree, one mapping to the SPEC's error objects."""
+"""hoard.core.errors: one exception tree, one mapping to the SPEC's error objects."""
 
 from __future__ import annotations
 
 import pytest
 
-from hoard import errors
-from hoard.errors import (
+from hoard.core import errors
+from hoard.core.errors import (
     ERROR_CODES,
     ConfigError,
     Conflict,

@@ -1,4 +1,4 @@
-"""hoard.genvault: the seeded benchmark vault generator, on real files in tmp_path."""
+"""hoard.benchmark.genvault: the seeded benchmark vault generator, on real files in tmp_path."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-import hoard.genvault as genvault
-from hoard.config import ContractConfig
+import hoard.benchmark.genvault as genvault
+from hoard.app.hoard import Hoard
+from hoard.benchmark.genvault import GeneratedVault, generate_vault, large_note_count
+from hoard.core.config import ContractConfig
 from hoard.core.contract import check_contract
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.core.links import extract_links, link_key, note_keys
-from hoard.genvault import GeneratedVault, generate_vault, large_note_count
-from hoard.service import Hoard
 
 SMALL = 300
 BIG = 1000

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from hoard.core.errors import PathRejected
 from hoard.core.paths import (
     MAX_COMPONENT_BYTES,
     MAX_PATH_BYTES,
@@ -17,7 +18,6 @@ from hoard.core.paths import (
     normalize_rel_path,
     stem_of,
 )
-from hoard.errors import PathRejected
 
 
 @pytest.mark.parametrize(

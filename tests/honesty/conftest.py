@@ -1,5 +1,5 @@
 """Fixtures for the claims and synthesis suite: a real vault in tmp_path, a real ledger.db
-and index.db, and :class:`hoard.honesty.Honesty` over them. No mocks.
+and index.db, and :class:`hoard.app.honesty.Honesty` over them. No mocks.
 
 - ``hoard``: a :class:`Hoard` over them (its ledger has the honesty tables: migration 4);
 - ``honesty``: the façade over ``hoard``;
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from hoard.app.hoard import Hoard
+from hoard.app.honesty import Budget, Honesty
 from hoard.core.policy import Caller
-from hoard.honesty import Budget, Honesty
-from hoard.service import Hoard
 
 Put = Callable[[str, str], Path]
 

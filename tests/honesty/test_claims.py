@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from hoard.app.hoard import Hoard
+from hoard.app.honesty import DISCLAIMER, Honesty
+from hoard.core.errors import Forbidden, InvalidArgument, NotFound, Protected
 from hoard.core.policy import Caller
-from hoard.errors import Forbidden, InvalidArgument, NotFound, Protected
-from hoard.honesty import DISCLAIMER, Honesty
-from hoard.service import Hoard
 
 Put = Callable[[str, str], Path]
 Rev = Callable[[str], str]

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from mcp_types import CallToolResult
 
-from hoard.cli_claims import add_claims_parser, claims_command
+from hoard.app.hoard import Hoard
+from hoard.app.honesty import DISCLAIMER, Honesty
 from hoard.core.policy import Caller
-from hoard.honesty import DISCLAIMER, Honesty
-from hoard.service import Hoard
-from hoard.surfaces.mcp_honesty_tools import register_honesty_tools
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.cli.claims import add_claims_parser, claims_command
+from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 Put = Callable[[str, str], Path]

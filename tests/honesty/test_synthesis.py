@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from hoard.app.hoard import Hoard
+from hoard.app.honesty import DISCLAIMER, Budget, Honesty
+from hoard.core.errors import InvalidArgument, NotFound, Protected
 from hoard.core.policy import Caller
-from hoard.errors import InvalidArgument, NotFound, Protected
-from hoard.honesty import DISCLAIMER, Budget, Honesty
-from hoard.service import Hoard
 
 Put = Callable[[str, str], Path]
 Rev = Callable[[str], str]

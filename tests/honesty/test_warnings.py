@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from hoard.app.honesty import DISCLAIMER, Budget, Honesty
 from hoard.core.policy import Caller
-from hoard.honesty import DISCLAIMER, Budget, Honesty
 
 Put = Callable[[str, str], Path]
 

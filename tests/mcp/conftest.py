@@ -27,10 +27,10 @@ import uvicorn
 from mcp_types import CallToolResult
 
 from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
 from hoard.surfaces.http import build_app
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 
 EXAMPLE_VAULT = Path(__file__).resolve().parents[2] / "examples" / "vault"
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT, Caller
-from hoard.service import Hoard
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 pytestmark = pytest.mark.anyio

@@ -12,11 +12,11 @@ import httpx2
 import pytest
 from mcp.client.streamable_http import streamable_http_client
 
-from hoard import cli
+from hoard.surfaces.cli import main as cli
 from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
-from hoard.service import Hoard
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 pytestmark = pytest.mark.anyio

@@ -15,9 +15,9 @@ import httpx2
 import pytest
 
 from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
-from hoard.service import Hoard
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 
 
 @dataclass

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from hoard import cli
+from hoard.surfaces.cli import main as cli
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 pytestmark = pytest.mark.anyio

@@ -8,11 +8,11 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter
 
+from hoard.app.hoard import Hoard
+from hoard.core.models import LinksResult, ListResult, SearchResult
 from hoard.core.policy import LOCAL_DEFAULT
-from hoard.models import LinksResult, ListResult, SearchResult
-from hoard.service import Hoard
-from hoard.surfaces.mcp_schema import records_by_keys, simplify_schema
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.schema import records_by_keys, simplify_schema
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 NESTED: dict[str, Any] = {

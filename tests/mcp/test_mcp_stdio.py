@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hoard import cli
+from hoard.surfaces.cli import main as cli
 from hoard.adapters.tokens import TokenStore
 from mcp import Client, StdioServerParameters
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from mcp.shared.exceptions import MCPError
 
+from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
-from hoard.service import Hoard
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 pytestmark = pytest.mark.anyio

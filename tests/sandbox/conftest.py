@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hoard.adapters.sandbox import Sandbox
+from hoard.adapters.sandbox.pool import Sandbox
+from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER, Caller
-from hoard.service import Hoard
 
 SECRET_WORD = "zanzibarite"
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hoard.cli import run
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.cli.main import run
+from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
 THREE_HOPS = """

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from hoard.adapters.sandbox import Limits, Sandbox
+from hoard.adapters.sandbox.pool import Limits, Sandbox
+from hoard.app.hoard import Hoard
+from hoard.app.read_code import read_code
+from hoard.core.errors import SandboxError, SandboxLimit
 from hoard.core.policy import Caller
-from hoard.errors import SandboxError, SandboxLimit
-from hoard.read_code import read_code
-from hoard.service import Hoard
 
 MARGIN_S = 3.0
 

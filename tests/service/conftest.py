@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from hoard.service import Hoard
+from hoard.app.hoard import Hoard
 
 EXAMPLE_VAULT = Path(__file__).resolve().parents[2] / "examples" / "vault"
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from hoard.adapters.background import LOW_PRIORITY, run_at_low_priority
+from hoard.adapters.fs.background import LOW_PRIORITY, run_at_low_priority
 
 linux_only = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="per-thread priorities are Linux's"

@@ -20,7 +20,7 @@ from hoard.benchmark.queries import build, find_query_file, sampled
 from hoard.benchmark.report import render
 from hoard.benchmark.rows import Row, targets_for
 from hoard.benchmark.run import failures
-from hoard.cli import build_parser, run
+from hoard.surfaces.cli.main import build_parser, run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 

@@ -1,4 +1,5 @@
-"""The ``hoard`` CLI through its runner (``hoard.cli.run``), plus one subprocess smoke test of
+"""The ``hoard`` CLI through its runner (``hoard.surfaces.cli.main.run``), plus one
+subprocess smoke test of
 the installed console script."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hoard.cli import run
+from hoard.surfaces.cli.main import run
 
 SEARCH_FIELDS = {
     "query",

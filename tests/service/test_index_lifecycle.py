@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from hoard.errors import InvalidArgument
+from hoard.core.errors import InvalidArgument
 
 
 def _paths(hoard, query: str) -> list[str]:
@@ -190,7 +190,7 @@ def test_the_fallback_honours_folder_and_limit(index_db, open_hoard, write_note)
 
 
 def test_fts_mode_syntax_errors_are_still_bad_query_when_the_index_is_broken(index_db, open_hoard):
-    from hoard.errors import BadQuery
+    from hoard.core.errors import BadQuery
 
     h = open_hoard()
     conn = sqlite3.connect(index_db)
@@ -227,7 +227,7 @@ def test_a_note_that_is_not_utf8_is_still_indexed(write_note, open_hoard):
 
 
 def test_the_state_folder_may_not_be_inside_the_vault(vault, write_note):
-    from hoard.service import Hoard
+    from hoard.app.hoard import Hoard
 
     write_note("tech/a.md", "A", "x")
     with pytest.raises(InvalidArgument):

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hoard.adapters.ledger import MIGRATIONS, Ledger
-from hoard.errors import IoError
+from hoard.adapters.ledger.store import MIGRATIONS, Ledger
+from hoard.core.errors import IoError
 
 
 def _ledger_at(path: Path, version: int) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hoard.adapters.ledger import Ledger
+from hoard.adapters.ledger.store import Ledger
 
 GRANTS = "SELECT grant_id FROM grants ORDER BY grant_id"
 

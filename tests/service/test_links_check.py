@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hoard.errors import NotFound, PathRejected
+from hoard.core.errors import NotFound, PathRejected
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from hoard.errors import InvalidArgument, NotFound, PathRejected
+from hoard.core.errors import InvalidArgument, NotFound, PathRejected
 
 ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 

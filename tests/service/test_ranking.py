@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hoard.config import SearchConfig
+from hoard.core.config import SearchConfig
 
 FILLER = " ".join(f"filler{i}" for i in range(120))
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from hoard.errors import InvalidArgument, NotFound, PathRejected
+from hoard.core.errors import InvalidArgument, NotFound, PathRejected
 
 
 def test_a_read_returns_the_whole_note_with_its_revision(write_note, open_hoard):

@@ -7,9 +7,9 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from hoard.adapters.index_parallel import PARALLEL_FROM, prepared_notes, worker_count
-from hoard.adapters.vault import Vault
-from hoard.config import load_config
+from hoard.adapters.fs.vault import Vault
+from hoard.adapters.index.parallel import PARALLEL_FROM, prepared_notes, worker_count
+from hoard.core.config import load_config
 
 
 def _vault_of(write_note, n: int) -> None:
@@ -73,7 +73,7 @@ def test_a_rebuild_finishes_in_this_process_when_a_worker_dies(
     hoard.index.rebuild_workers = 1
     monkeypatch.setenv("HOARD_FAILPOINT", "rebuild.worker")
 
-    with caplog.at_level(logging.WARNING, logger="hoard.adapters.index_parallel"):
+    with caplog.at_level(logging.WARNING, logger="hoard.adapters.index.parallel"):
         report = hoard.index.rebuild()
 
     assert report.added == 30 and report.failed == 0

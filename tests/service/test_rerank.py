@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from hoard.adapters.rerank import RerankFailed, parse_scores
-from hoard.config import parse_config
-from hoard.errors import ConfigError
+from hoard.adapters.search.rerank import RerankFailed, parse_scores
+from hoard.core.config import parse_config
+from hoard.core.errors import ConfigError
 
 
 class Endpoint:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from hoard.errors import BadQuery, InvalidArgument, PathRejected
-from hoard.models import SearchResult
+from hoard.core.errors import BadQuery, InvalidArgument, PathRejected
+from hoard.core.models import SearchResult
 
 HOSTILE = [
     "it's",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from hoard.adapters.typos import Vocabulary
+from hoard.adapters.search.typos import Vocabulary
 
 
 class _Source:

@@ -34,18 +34,18 @@ from typing import Any
 
 import pytest
 
-from hoard.errors import HoardError
-from hoard.service import Hoard
+from hoard.app.hoard import Hoard
+from hoard.core.errors import HoardError
 
 # The child process for run_op: opens the vault, performs one WritePath operation, prints its
 # result as JSON on stdout (or the SPEC error object, exit 3).
 CHILD = """
 import json, sys
 from pathlib import Path
-from hoard.errors import HoardError
-from hoard.models import to_json
-from hoard.errors import HoardError
-from hoard.service import Hoard
+from hoard.core.errors import HoardError
+from hoard.core.models import to_json
+from hoard.core.errors import HoardError
+from hoard.app.hoard import Hoard
 
 vault, state, op, kwargs = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 with Hoard(Path(vault), Path(state)) as hoard:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hoard.adapters import atomic
-from hoard.service import Hoard
+from hoard.adapters.fs import atomic
+from hoard.app.hoard import Hoard
 
 NOTE = "tech/counter.md"
 
@@ -22,8 +22,8 @@ NOTE = "tech/counter.md"
 WORKER = """
 import hashlib, json, sys, time
 from pathlib import Path
-from hoard.errors import HoardError
-from hoard.service import Hoard
+from hoard.core.errors import HoardError
+from hoard.app.hoard import Hoard
 
 vault, state, rel, me, n, barrier = sys.argv[1:7]
 with Hoard(Path(vault), Path(state)) as hoard:
@@ -173,7 +173,10 @@ def test_a_write_to_a_locked_note_is_busy_after_the_lock_timeout_and_changes_not
     monkeypatch.setattr(atomic.path_lock.__wrapped__, "__defaults__", (0.2,))
     before = snap("tech/a.md")
 
-    with atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"), pytest.raises(Exception) as info:
+    with (
+        atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"),
+        pytest.raises(Exception) as info,
+    ):
         hoard.writes.write("tech/a.md", note_text("A", "v2"), sha(two_notes["tech/a.md"]))
 
     assert getattr(info.value, "code", None) == "busy"

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hoard.adapters import failpoints
-from hoard.service import Hoard
+from hoard.adapters.fs import failpoints
+from hoard.app.hoard import Hoard
 
 NOTE = "tech/lamp.md"
 INDEX = "tech/_INDEX.md"

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from hoard.cli import run
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
+from hoard.surfaces.cli.main import run
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 

@@ -11,8 +11,8 @@ import unicodedata
 
 import pytest
 
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 READER = Caller("reader", frozenset({"read"}), "direct")
@@ -92,7 +92,15 @@ def test_a_write_breaking_a_contract_rule_is_a_contract_violation_and_changes_no
     hoard: Hoard, lamp, refuse, content: str, field: str, rule: str | None
 ) -> None:
     path, raw = lamp
-    exc = refuse(hoard, "contract_violation", path, hoard.writes.write, path, content, sha(raw))
+    exc = refuse(
+        hoard,
+        "contract_violation",
+        path,
+        hoard.writes.write,
+        path,
+        content,
+        sha(raw),
+    )
 
     violations = exc.to_object()["violations"]
     assert violations, "a contract_violation must list its violations"
@@ -109,7 +117,12 @@ def test_a_write_breaking_a_contract_rule_is_a_contract_violation_and_changes_no
 
 def test_a_create_breaking_the_contract_leaves_no_file(hoard: Hoard, refuse, vault) -> None:
     exc = refuse(
-        hoard, "contract_violation", "tech/new.md", hoard.writes.write, "tech/new.md", doc("x")
+        hoard,
+        "contract_violation",
+        "tech/new.md",
+        hoard.writes.write,
+        "tech/new.md",
+        doc("x"),
     )
 
     assert {"field": "file", "rule": "final_newline"} in [
@@ -149,7 +162,13 @@ def test_a_wrong_expected_revision_is_a_conflict_carrying_the_current_revision(
     path, raw = lamp
 
     exc = refuse(
-        hoard, "conflict", path, hoard.writes.write, path, note_text("Lamp", "v2"), "0" * 64
+        hoard,
+        "conflict",
+        path,
+        hoard.writes.write,
+        path,
+        note_text("Lamp", "v2"),
+        "0" * 64,
     )
 
     assert exc.to_object()["current_revision"] == sha(raw)
@@ -216,7 +235,14 @@ def test_changing_the_related_block_without_maintenance_is_refused(
     new = note_text("Shelf", "A shelf, edited.\n") + ("\n" + new_tail if new_tail else "")
 
     exc = refuse(
-        hoard, "contract_violation", path, hoard.writes.write, path, new, sha(raw), caller=WRITER
+        hoard,
+        "contract_violation",
+        path,
+        hoard.writes.write,
+        path,
+        new,
+        sha(raw),
+        caller=WRITER,
     )
 
     assert "related_block" in {v["rule"] for v in exc.to_object()["violations"]}
@@ -565,7 +591,14 @@ def test_a_refusal_for_a_missing_scope_or_grant_is_recorded_as_a_refused_event(
     who = READER if code == "forbidden" else WRITER
 
     refuse(
-        hoard, code, path, hoard.writes.write, path, note_text("Lamp", "v2"), sha(raw), caller=who
+        hoard,
+        code,
+        path,
+        hoard.writes.write,
+        path,
+        note_text("Lamp", "v2"),
+        sha(raw),
+        caller=who,
     )
 
 

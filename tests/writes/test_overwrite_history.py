@@ -7,8 +7,8 @@ import base64
 import hashlib
 import itertools
 
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from hoard.cli import run
+from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT, Caller
-from hoard.service import Hoard
+from hoard.surfaces.cli.main import run
 
 PROPOSER = LOCAL_DEFAULT  # read, write, confirm; write_mode "propose"
 DRAFTER = Caller("drafter", frozenset({"read", "write"}), "propose")

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hoard.core.errors import Exists, InvalidArgument, IoError, NotFound
 from hoard.core.policy import SCOPES, WRITE_MODES, Caller, parse_scopes
-from hoard.errors import Exists, InvalidArgument, IoError, NotFound
 
 log = logging.getLogger("hoard.tokens")
 

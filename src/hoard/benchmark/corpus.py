@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hoard.config import Config
+from hoard.core.config import Config
+from hoard.core.errors import InvalidArgument
 from hoard.core.globs import matches_any
 from hoard.core.policy import is_protected
-from hoard.errors import InvalidArgument
 
 SCRATCH = "bench-scratch"
 SMALL_BYTES = 4 * 1024
@@ -52,8 +52,8 @@ def copy_vault(source: Path, dest: Path) -> float:
 def generate(
     dest: Path, notes: int, seed: int, progress: Callable[[int, int], None] | None
 ) -> dict[str, Any]:
-    """A generated vault in ``dest`` (:mod:`hoard.genvault`); what was generated."""
-    from hoard.genvault import generate_vault
+    """A generated vault in ``dest`` (:mod:`hoard.benchmark.genvault`); what was generated."""
+    from hoard.benchmark.genvault import generate_vault
 
     try:
         gen = generate_vault(dest, notes, seed=seed, progress=progress)

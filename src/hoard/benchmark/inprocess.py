@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hoard.app.hoard import Hoard
 from hoard.benchmark.queries import WORD, Query
 from hoard.benchmark.rows import Row
 from hoard.core.query import quote
-from hoard.service import Hoard
 
 ProgressFn = Callable[[int, int], None]
 RAW_SQL = "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank LIMIT 10"

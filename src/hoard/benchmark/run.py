@@ -32,8 +32,8 @@ from hoard.benchmark.corpus import (
 )
 from hoard.benchmark.report import machine_info, now_iso, versions
 from hoard.benchmark.rows import RSS_TARGET_MB, Row, targets_for
-from hoard.config import load_config
-from hoard.errors import InvalidArgument
+from hoard.core.config import load_config
+from hoard.core.errors import InvalidArgument
 
 Say = Callable[[str], None]
 DEFAULT_NOTES = 2500

@@ -19,7 +19,7 @@ BENCH_SCOPES = "read,write,confirm,maintenance"
 
 def hoard_cmd() -> list[str]:
     """This interpreter running this hoard (not whichever ``hoard`` is first on PATH)."""
-    return [sys.executable, "-m", "hoard.cli"]
+    return [sys.executable, "-m", "hoard.surfaces.cli.main"]
 
 
 def free_port() -> int:

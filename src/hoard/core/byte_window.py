@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hoard.errors import InvalidArgument
+from hoard.core.errors import InvalidArgument
 
 
 def _is_continuation(byte: int) -> bool:

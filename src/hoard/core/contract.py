@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from hoard.config import ContractConfig
+from hoard.core.config import ContractConfig
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from hoard.config import Config
+from hoard.core.config import Config
 from hoard.core.contract import Violation, check_contract
+from hoard.core.errors import Conflict, ContractViolation, Exists, Forbidden, PrivateNote, TooLarge
 from hoard.core.globs import matches_any
 from hoard.core.note import revision_of
 from hoard.core.policy import Caller
-from hoard.errors import Conflict, ContractViolation, Exists, Forbidden, PrivateNote, TooLarge
 
 RELATED_LINE = "Related:"
 

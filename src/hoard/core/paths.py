@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from hoard.errors import PathRejected
+from hoard.core.errors import PathRejected
 
 _DRIVE = re.compile(r"[A-Za-z]:([/\\]|\Z)")
 

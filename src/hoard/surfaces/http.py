@@ -24,7 +24,7 @@ from typing import Any
 from mcp.server.transport_security import TransportSecuritySettings
 
 from hoard.adapters.tokens import TokenStore
-from hoard.surfaces.mcp_tools import CALLER_SCOPE_KEY, HoardMCP
+from hoard.surfaces.mcp.server import CALLER_SCOPE_KEY, HoardMCP
 
 log = logging.getLogger("hoard.http")
 

@@ -8,10 +8,10 @@ import logging
 from pathlib import Path
 
 from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
-from hoard.service import Hoard
 from hoard.surfaces.http import build_app, is_loopback
-from hoard.surfaces.mcp_tools import HoardMCP
+from hoard.surfaces.mcp.server import HoardMCP
 
 log = logging.getLogger("hoard.serve")
 

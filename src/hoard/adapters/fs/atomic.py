@@ -1,0 +1,251 @@
+"""Crash-safe file operations on the vault, and the per-path locks that serialise them.
+
+Every change is: stage the new bytes in a hidden ``.hoard-stage-*`` file in the note's own
+folder (same filesystem), ``fsync`` it, ``rename`` it over the target (or ``link`` it for an
+exclusive create), then ``fsync`` the folder. A crash at any point leaves the old bytes or the
+new bytes, never a torn file; a leftover stage file is swept at startup. An I/O error at any
+step fails the operation with the old bytes in place. Folders are opened one component at a
+time with ``O_NOFOLLOW``: no write ever goes through a symlink.
+
+Locks are ``flock`` on one lock file per note path under the state folder (not ``lockf``,
+whose locks vanish when any descriptor of the file closes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import os
+import secrets
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from hoard.adapters.fs import failpoints
+from hoard.adapters.fs.vault import STAGING_PREFIX, Vault, on_disk_name
+from hoard.core.errors import Busy, Exists, IoError, PathRejected
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+LOCK_TIMEOUT_S = 10.0
+
+
+@contextlib.contextmanager
+def path_lock(lock_dir: Path, rel: str, timeout: float | None = None) -> Iterator[None]:
+    """Hold the exclusive lock for one note path (across threads and processes); ``busy``
+    after ``timeout`` seconds (default :data:`LOCK_TIMEOUT_S`, read at call time)."""
+    timeout = LOCK_TIMEOUT_S if timeout is None else timeout
+    lock_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    name = hashlib.sha256(rel.encode("utf-8")).hexdigest()[:32] + ".lock"
+    fd = os.open(lock_dir / name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Busy(
+                        f"{rel!r} is being written by someone else; try again", path=rel
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.02)
+        yield
+    finally:
+        os.close(fd)  # closing the only descriptor releases the flock
+
+
+@contextlib.contextmanager
+def locks(lock_dir: Path, rels: list[str]) -> Iterator[None]:
+    """Several path locks, always taken in sorted order (no deadlocks between writers)."""
+    with contextlib.ExitStack() as stack:
+        for rel in sorted(set(rels)):
+            stack.enter_context(path_lock(lock_dir, rel))
+        yield
+
+
+def _open_dir(vault: Vault, rel_dir: str, create: bool) -> int:
+    fd = os.open(vault.root, _DIR_FLAGS)
+    try:
+        for part in [p for p in rel_dir.split("/") if p]:
+            part = on_disk_name(fd, part)
+            try:
+                nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise PathRejected(
+                        f"{rel_dir!r} goes through a symlink or a file", path=rel_dir
+                    ) from exc
+                raise
+            os.close(fd)
+            fd = nfd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _folder(vault: Vault, head: str, rel: str) -> int:
+    """The note's folder, opened (and made) safely, as an I/O refusal if that fails."""
+    try:
+        return _open_dir(vault, head, create=True)
+    except OSError as exc:
+        raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
+
+
+def _split(rel: str) -> tuple[str, str]:
+    head, _, name = rel.rpartition("/")
+    return head, name
+
+
+def _stage(dfd: int, data: bytes, mode: int, point: str) -> str:
+    """Write ``data`` to a new stage file in the folder ``dfd``, fsynced. Returns its name."""
+    name = f"{STAGING_PREFIX}{secrets.token_hex(8)}"
+    fd = os.open(
+        name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dfd
+    )
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
+            os.fchmod(fd, mode)
+            failpoints.hit(f"{point}.staged")
+            failpoints.hit(f"{point}.stage_fsync")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=dfd)
+        raise
+    return name
+
+
+def _default_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def replace(
+    vault: Vault, rel: str, data: bytes, point: str = "write", previous: bytes | None = None
+) -> None:
+    """Atomically put ``data`` at ``rel`` (creating folders), keeping an existing file's mode.
+    ``previous`` is what the file held (``None``: no file): if the folder cannot be synced
+    after the rename, the old state is put back, so a failed write changes nothing.
+    Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.renamed``, ``.dir_fsync``."""
+    head, name = _split(rel)
+    dfd = _folder(vault, head, rel)
+    try:
+        name = on_disk_name(dfd, name)
+        old: os.stat_result | None
+        try:
+            old = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+            if not stat.S_ISREG(old.st_mode):
+                raise PathRejected(f"{rel!r} is not a regular file", path=rel)
+            mode = stat.S_IMODE(old.st_mode)
+        except FileNotFoundError:
+            old, mode = None, _default_mode()
+        stage = _stage(dfd, data, mode, point)
+        try:
+            os.rename(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(stage, dir_fd=dfd)
+            raise
+        failpoints.hit(f"{point}.renamed")
+        try:
+            failpoints.hit(f"{point}.dir_fsync")
+            os.fsync(dfd)
+        except OSError:
+            _put_back(dfd, name, previous, mode, old)
+            raise
+    except OSError as exc:
+        raise IoError(f"writing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
+    finally:
+        os.close(dfd)
+
+
+def _put_back(
+    dfd: int, name: str, previous: bytes | None, mode: int, old: os.stat_result | None
+) -> None:
+    """Undo a rename whose folder could not be synced: the old bytes and times go back
+    (best effort; the caller reports the original error either way)."""
+    try:
+        if previous is None:
+            os.unlink(name, dir_fd=dfd)
+        else:
+            back = _stage(dfd, previous, mode, "rollback")
+            if old is not None:
+                os.utime(
+                    back, ns=(old.st_atime_ns, old.st_mtime_ns), dir_fd=dfd, follow_symlinks=False
+                )
+            os.rename(back, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    except OSError as exc:
+        import logging
+
+        logging.getLogger("hoard.atomic").error(
+            "could not undo a failed write of %s: %s", name, exc
+        )
+
+
+def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore") -> None:
+    """Put ``data`` at ``rel`` only if nothing is there, atomically (``link`` never
+    replaces). Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.linked``."""
+    head, name = _split(rel)
+    dfd = _folder(vault, head, rel)
+    try:
+        name = on_disk_name(dfd, name)
+        stage = _stage(dfd, data, _default_mode(), point)
+        try:
+            os.link(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=False)
+        except FileExistsError as exc:
+            raise Exists(f"{rel!r} exists; restore never overwrites", None) from exc
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(stage, dir_fd=dfd)
+        failpoints.hit(f"{point}.linked")
+        os.fsync(dfd)
+    except OSError as exc:
+        raise IoError(f"creating {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
+    finally:
+        os.close(dfd)
+
+
+def unlink(vault: Vault, rel: str) -> None:
+    head, name = _split(rel)
+    try:
+        dfd = _open_dir(vault, head, create=False)
+        try:
+            os.unlink(on_disk_name(dfd, name), dir_fd=dfd)
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError as exc:
+        raise IoError(f"removing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
+
+
+def sweep_staging(vault: Vault) -> list[str]:
+    """Remove stage files a crash left behind; returns what was removed."""
+    removed: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(vault.root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d not in (".git",)]
+        for f in filenames:
+            if f.startswith(STAGING_PREFIX):
+                full = os.path.join(dirpath, f)
+                with contextlib.suppress(OSError):
+                    os.unlink(full)
+                    removed.append(os.path.relpath(full, vault.root))
+    return removed

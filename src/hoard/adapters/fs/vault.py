@@ -1,0 +1,347 @@
+"""The vault on disk: safe reads, the note walk, live folder listings.
+
+Every path goes through :func:`hoard.core.paths.normalize_rel_path` first, then is opened one
+component at a time relative to the vault's directory descriptor with ``O_NOFOLLOW``: a
+symlink anywhere in a note path is refused (hoard never follows links, in or out of the
+vault), a FIFO never blocks (``O_NONBLOCK``), and only regular files are read.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from hoard.core.config import Config
+from hoard.core.errors import HoardError, InvalidArgument, IoError, NotFound, PathRejected, TooLarge
+from hoard.core.globs import matches_any
+from hoard.core.paths import normalize_note_path, normalize_rel_path
+
+STAGING_PREFIX = ".hoard-stage-"
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    path: str
+    mtime_ns: int
+    size: int
+
+
+@dataclass(slots=True)
+class Entry:
+    path: str
+    kind: str  # "note" | "folder" | "file"
+    size: int
+    mtime: float
+
+
+class Vault:
+    def __init__(self, root: Path, config: Config) -> None:
+        try:
+            self.root = root.resolve(strict=True)
+        except OSError as exc:
+            raise InvalidArgument(f"vault {root} does not exist", vault=str(root)) from exc
+        if not self.root.is_dir():
+            raise InvalidArgument(f"vault {root} is not a folder", vault=str(root))
+        self.config = config
+
+    # -- paths ------------------------------------------------------------------------------
+
+    def is_ignored(self, rel: str) -> bool:
+        return bool(self.config.ignore) and matches_any(rel, self.config.ignore)
+
+    def _open_parent(self, rel: str) -> tuple[int, str]:
+        """Open the folder holding ``rel`` without following symlinks; return (fd, name)."""
+        parts = rel.split("/")
+        fd = os.open(self.root, _DIR_FLAGS)
+        try:
+            for part in parts[:-1]:
+                part = on_disk_name(fd, part)
+                try:
+                    nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                except OSError as exc:
+                    if exc.errno == errno.ELOOP or _is_symlink(part, fd):
+                        raise PathRejected(
+                            f"path {rel!r} goes through a symlink", path=rel
+                        ) from exc
+                    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                        raise NotFound(f"no note at {rel!r}", path=rel) from exc
+                    raise
+                os.close(fd)
+                fd = nfd
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, on_disk_name(fd, parts[-1])
+
+    def read_note(self, path: str, max_bytes: int | None = None) -> tuple[str, bytes, int]:
+        """Read a note's bytes: ``(normalised path, bytes, full size)``. ``max_bytes`` caps
+        what is read (the size is still the whole file's)."""
+        rel = normalize_note_path(path)
+        if self.is_ignored(rel):
+            raise NotFound(f"no note at {rel!r} (ignored by hoard.toml)", path=rel)
+        try:
+            dfd, name = self._open_parent(rel)
+        except FileNotFoundError as exc:
+            raise NotFound(f"no note at {rel!r}", path=rel) from exc
+        try:
+            try:
+                fd = os.open(name, _FILE_FLAGS, dir_fd=dfd)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise PathRejected(f"{rel!r} is a symlink", path=rel) from exc
+                if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                    raise NotFound(f"no note at {rel!r}", path=rel) from exc
+                raise IoError(f"cannot open {rel!r}: {exc.strerror}", path=rel) from exc
+        finally:
+            os.close(dfd)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise PathRejected(f"{rel!r} is not a regular file", path=rel)
+            limit = st.st_size if max_bytes is None else min(st.st_size, max_bytes)
+            chunks: list[bytes] = []
+            got = 0
+            while got < limit:
+                block = os.read(fd, min(1 << 20, limit - got))
+                if not block:
+                    break
+                chunks.append(block)
+                got += len(block)
+            return rel, b"".join(chunks), st.st_size
+        except OSError as exc:
+            raise IoError(f"cannot read {rel!r}: {exc.strerror}", path=rel) from exc
+        finally:
+            os.close(fd)
+
+    def read_full(self, path: str, cap: int) -> tuple[str, bytes]:
+        rel, data, size = self.read_note(path, max_bytes=cap + 1)
+        if size > cap:
+            raise TooLarge(f"{rel!r} is {size} bytes; the limit is {cap}", path=rel, size=size)
+        return rel, data
+
+    def note_size(self, path: object) -> int | None:
+        """A note's size on disk from one ``lstat``, without reading it; ``None`` when
+        ``path`` names no note (or is not a note path at all)."""
+        try:
+            st = self.stat_note(normalize_note_path(str(path)))
+        except (HoardError, OSError):
+            return None
+        return None if st is None else st.size
+
+    def stat_note(self, rel: str) -> FileStat | None:
+        """``lstat`` a normalised note path; ``None`` when it is gone or not a regular file."""
+        try:
+            st = os.lstat(self.root / rel)
+        except FileNotFoundError:
+            if rel.isascii():
+                return None
+            try:  # perhaps stored decomposed (NFD)
+                dfd, name = self._open_parent(rel)
+            except (OSError, HoardError):
+                return None
+            try:
+                st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+            except OSError:
+                return None
+            finally:
+                os.close(dfd)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return FileStat(rel, st.st_mtime_ns, st.st_size)
+
+    # -- walking ----------------------------------------------------------------------------
+
+    def scan(self) -> dict[str, tuple[int, int]]:
+        """The stat walk: ``{path: (mtime_ns, size)}`` of every note, the same notes as
+        :meth:`walk`, with as little Python per file as possible (it runs before searches
+        when no watcher does)."""
+        out: dict[str, tuple[int, int]] = {}
+        ignore = self.config.ignore
+        stack: list[tuple[str, str]] = [(str(self.root), "")]
+        while stack:
+            base, prefix = stack.pop()
+            try:
+                it = os.scandir(base)
+            except OSError:
+                continue
+            with it:
+                for entry in it:
+                    name = entry.name
+                    if name[0] == ".":
+                        continue
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            rel = prefix + name
+                            if not (ignore and self.is_ignored(rel + "/")):
+                                stack.append((entry.path, rel + "/"))
+                            continue
+                        if not name.endswith((".md", ".MD", ".Md", ".mD")):
+                            continue
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if not stat.S_ISREG(st.st_mode):
+                        continue
+                    rel = prefix + name
+                    if not rel.isascii():
+                        rel = _nfc(rel)
+                    if ignore and self.is_ignored(rel):
+                        continue
+                    out[rel] = (st.st_mtime_ns, st.st_size)
+        return out
+
+    def walk(self) -> Iterator[FileStat]:
+        """Every note of the vault: ``.md`` regular files, no dot entries, no symlinks, no
+        ignored globs. Order is unspecified."""
+        yield from self._walk_dir("")
+
+    def _walk_dir(self, rel_dir: str) -> Iterator[FileStat]:
+        base = self.root / rel_dir if rel_dir else self.root
+        try:
+            it = os.scandir(base)
+        except OSError:
+            return
+        subdirs: list[str] = []
+        with it:
+            for entry in it:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                try:
+                    if entry.is_symlink():
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        if not self.is_ignored(rel + "/"):
+                            subdirs.append(rel)
+                        continue
+                    if not name.lower().endswith(".md") or not entry.is_file(follow_symlinks=False):
+                        continue
+                    if self.config.ignore and self.is_ignored(rel):
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                yield FileStat(_nfc(rel), st.st_mtime_ns, st.st_size)
+        for sub in subdirs:
+            yield from self._walk_dir(sub)
+
+    def list_dir(
+        self,
+        path: str,
+        recursive: bool,
+        limit: int,
+        visible: Callable[[str], bool] | None = None,
+    ) -> tuple[str, list[Entry], bool]:
+        """The live listing of a folder: ``(normalised path, entries, truncated)``. Entries
+        ``visible`` refuses (folders are asked as ``path/``) are left out before the limit
+        counts, so hidden notes neither shorten a page nor show as truncation."""
+        rel = normalize_rel_path(path, allow_root=True)
+        if rel:
+            try:
+                dfd, _ = self._open_parent(rel + "/x")
+            except (FileNotFoundError, NotFound) as exc:
+                raise NotFound(f"no folder at {rel!r}", path=rel) from exc
+            os.close(dfd)
+            if self.is_ignored(rel + "/"):
+                raise NotFound(f"no folder at {rel!r} (ignored by hoard.toml)", path=rel)
+        base = self.root / rel if rel else self.root
+        if not base.is_dir() or base.is_symlink():
+            raise NotFound(
+                f"no folder at {rel!r}" + (" (it is a file)" if base.exists() else ""), path=rel
+            )
+        entries: list[Entry] = []
+        truncated = False
+        ignore = self.config.ignore
+        stack = [rel]
+        while stack:
+            cur = stack.pop()
+            try:
+                with os.scandir(self.root / cur if cur else self.root) as it:
+                    items = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirs = []
+            for entry in items:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)  # a symlink is never followed
+                except OSError:
+                    continue
+                child = f"{cur}/{name}" if cur else name
+                if not child.isascii():
+                    child = _nfc(child)
+                if stat.S_ISDIR(st.st_mode):
+                    if ignore and self.is_ignored(child + "/"):
+                        continue
+                    if visible is not None and not visible(child + "/"):
+                        continue
+                    kind, size = "folder", 0
+                    subdirs.append(child)
+                elif stat.S_ISREG(st.st_mode):
+                    if ignore and self.is_ignored(child):
+                        continue
+                    if visible is not None and not visible(child):
+                        continue
+                    kind = "note" if name[-3:].lower() == ".md" else "file"
+                    size = st.st_size
+                else:
+                    continue  # symlinks, sockets, devices
+                if len(entries) >= limit:
+                    truncated = True
+                    break
+                entries.append(Entry(child, kind, size, st.st_mtime))
+            if truncated:
+                break
+            if recursive:
+                stack.extend(reversed(subdirs))
+        return rel, entries, truncated
+
+
+def on_disk_name(dir_fd: int, name: str) -> str:
+    """The entry of this folder that ``name`` (NFC) identifies. Note identity is NFC, but a
+    file made on macOS may be stored decomposed (NFD): such a name is found by comparing
+    the folder's entries in NFC. An exact match always wins."""
+    if name.isascii():
+        return name
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        return name
+    except OSError:
+        pass
+    import unicodedata
+
+    try:
+        entries = os.listdir(dir_fd)
+    except OSError:
+        return name
+    for entry in entries:
+        if not entry.isascii() and unicodedata.normalize("NFC", entry) == name:
+            return entry
+    return name
+
+
+def _is_symlink(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _nfc(s: str) -> str:
+    if s.isascii():
+        return s
+    import unicodedata
+
+    return unicodedata.normalize("NFC", s)

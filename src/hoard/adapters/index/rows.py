@@ -1,0 +1,224 @@
+"""Rows of the index: how one note becomes its ``notes``, ``notes_fts``, ``words``,
+``titles`` and ``links`` rows, and how they go again. Used by
+:class:`hoard.adapters.index.store.Index` inside its write transactions."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from hoard.adapters.fs.vault import FileStat, Vault
+from hoard.core.config import Config
+from hoard.core.errors import HoardError
+from hoard.core.fold import alt_text
+from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
+from hoard.core.globs import matches
+from hoard.core.links import link_key, note_keys
+from hoard.core.note import NoteDoc, parse_note
+from hoard.core.paths import folder_of
+
+log = logging.getLogger("hoard.index")
+
+FM_OBSERVATION_BYTES = 16 * 1024
+
+
+def rank_multiplier(path: str, weights: dict[str, float]) -> float:
+    for pattern, mult in weights.items():
+        if matches(path, pattern):
+            return mult
+    return 1.0
+
+
+def observe_frontmatter(doc: NoteDoc, keys: tuple[str, ...]) -> str | None:
+    """The bounded observation shown with search results: allowlisted keys of the first
+    16 KiB of frontmatter, as declared (JSON-able scalars and lists of them only)."""
+    if doc.frontmatter is None or len(doc.frontmatter_text) > FM_OBSERVATION_BYTES:
+        return None
+    out: dict[str, Any] = {}
+    for key in keys:
+        if key in doc.frontmatter:
+            out[key] = jsonable(doc.frontmatter[key])
+    return json.dumps(out, ensure_ascii=False)
+
+
+def jsonable(v: Any, depth: int = 0) -> Any:
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, list) and depth < 2:
+        return [jsonable(x, depth + 1) for x in v[:50]]
+    if isinstance(v, dict) and depth < 2:
+        return {str(k): jsonable(x, depth + 1) for k, x in list(v.items())[:50]}
+    return str(v)
+
+
+def delete_note(conn: sqlite3.Connection, path: str) -> None:
+    row = conn.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
+    if row is None:
+        return
+    old = conn.execute(
+        "SELECT title, body, tags FROM notes_fts WHERE rowid=?", (row[0],)
+    ).fetchone()
+    if old is not None:  # a contentless table forgets a row given its exact old text
+        conn.execute(
+            "INSERT INTO words(words, rowid, title, body) VALUES('delete', ?, ?, ?)",
+            (row[0], old[0], old[1]),
+        )
+        conn.execute(
+            "INSERT INTO titles(titles, rowid, title, tags) VALUES('delete', ?, ?, ?)",
+            (row[0], old[0], old[2]),
+        )
+    conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
+    conn.execute("DELETE FROM links WHERE src=?", (row[0],))
+    conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
+
+
+@dataclass(slots=True)
+class PreparedNote:
+    """One note read and parsed, ready to insert: what :func:`prepare_note` does off the
+    database (in a worker process during a full rebuild), and :func:`insert_prepared` on it."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    revision: str
+    title: str
+    rank_mult: float
+    fm_json: str | None
+    problems: str | None
+    fts: tuple[str, str, str, str, str, str]
+    """``notes_fts`` columns: path, title (with aliases), tags, body, frontmatter, alt."""
+    links: list[tuple[str, str, str, str | None, str | None, int, int]]
+    """``links`` columns after ``src``."""
+
+
+def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | None:
+    """Read and parse one note. A note that cannot be read is skipped (``None``, logged);
+    one that cannot be parsed is prepared as best it can be, with its problems recorded."""
+    cap = config.limits.index_max_bytes
+    try:
+        _, raw, size = vault.read_note(fs.path, max_bytes=cap)
+    except HoardError as exc:
+        log.warning("not indexed: %s: %s", fs.path, exc.message)
+        return None
+    doc = parse_note(fs.path, raw, config.search.title_keys)
+    problems = [{"rule": p.rule, "message": p.message} for p in doc.problems]
+    if size > cap:
+        problems.append(
+            {"rule": "index_truncated", "message": f"only the first {cap} bytes are indexed"}
+        )
+        doc.revision = _full_revision(vault, fs.path) or doc.revision
+    title_text = "\n".join([doc.title, *doc.aliases])
+    words = (title_text + " " + doc.body).split() if not _ascii(title_text, doc.body) else []
+    return PreparedNote(
+        path=fs.path,
+        mtime_ns=fs.mtime_ns,
+        size=size,
+        revision=doc.revision,
+        title=doc.title,
+        rank_mult=rank_multiplier(fs.path, dict(config.search.folder_weights)),
+        fm_json=observe_frontmatter(doc, config.search.frontmatter_keys),
+        problems=json.dumps(problems) if problems else None,
+        fts=(
+            fs.path[:-3] if fs.path.endswith(".md") else fs.path,
+            title_text,
+            " ".join(doc.tags),
+            doc.body,
+            doc.frontmatter_text,
+            alt_text(words),
+        ),
+        links=[
+            (
+                ln.target,
+                link_key(ln.target),
+                link_key(ln.target).rpartition("/")[2],
+                ln.heading,
+                ln.alias,
+                int(ln.embed),
+                ln.line,
+            )
+            for ln in doc.links
+        ],
+    )
+
+
+def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -> None:
+    """Insert a prepared note. ``fresh`` (a rebuild) leaves the ``words`` and ``titles``
+    tables to be filled in one statement each at the end."""
+    pkey, skey = note_keys(note.path)
+    cur = conn.execute(
+        "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
+        "title, rank_mult, fm_json, problems) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            note.path,
+            folder_of(note.path),
+            pkey,
+            skey,
+            note.mtime_ns,
+            note.size,
+            note.revision,
+            note.title,
+            note.rank_mult,
+            note.fm_json,
+            note.problems,
+        ),
+    )
+    rowid = cur.lastrowid
+    conn.execute(
+        "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt) "
+        "VALUES(?,?,?,?,?,?,?)",
+        (rowid, *note.fts),
+    )
+    if not fresh:
+        conn.execute(
+            "INSERT INTO words(rowid, title, body) VALUES(?, ?, ?)",
+            (rowid, note.fts[1], note.fts[3]),  # title with aliases, body
+        )
+        conn.execute(
+            "INSERT INTO titles(rowid, title, tags) VALUES(?, ?, ?)",
+            (rowid, note.fts[1], note.fts[2]),  # title with aliases, tags
+        )
+    if note.links:
+        conn.executemany(
+            "INSERT INTO links(src, target, target_key, stem_key, heading, alias, embed, "
+            "line) VALUES(?,?,?,?,?,?,?,?)",
+            [(rowid, *ln) for ln in note.links],
+        )
+
+
+def upsert_note(
+    conn: sqlite3.Connection, vault: Vault, config: Config, fs: FileStat, fresh: bool
+) -> bool:
+    """Index one note (False: it could not be read, and was skipped)."""
+    note = prepare_note(vault, config, fs)
+    if note is None:
+        return False
+    insert_prepared(conn, note, fresh)
+    return True
+
+
+def _ascii(*texts: str) -> bool:
+    return all(t.isascii() for t in texts)
+
+
+def _full_revision(vault: Vault, path: str) -> str | None:
+
+    try:
+        _, data, _ = vault.read_note(path)
+    except HoardError:
+        return None
+    return hashlib.sha256(data).hexdigest()
+
+
+def frontmatter_of(raw: bytes) -> dict[str, Any] | None:
+    split = split_frontmatter(raw[: 128 * 1024].decode("utf-8", errors="replace"))
+    if not split.has_block:
+        return None
+    parsed = parse_yaml_block(split.yaml_text)
+    if parsed.data is None:
+        return None
+    out = jsonable(parsed.data)
+    return out if isinstance(out, dict) else None

@@ -1,0 +1,128 @@
+"""Honesty: claims bound to exact source revisions, and synthesis registrations whose
+staleness is checked on disk within a stated budget.
+
+:class:`Honesty` is the façade the service (``Hoard``) holds, one per process: it owns the
+hash cache, so unchanged files are not re-hashed between responses. Every answer states what
+it is not (:data:`DISCLAIMER`): hash equality is not proof of truth, and the ledger does not
+lock filesystem writers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hoard.adapters.ledger.honesty_schema import (
+    CACHE_NOTE,
+    DISCLAIMER,
+    MIGRATION,
+    migration_statements,
+)
+from hoard.app.honesty.budget import Budget, FileState, HashCache
+from hoard.app.honesty.claims import ClaimBook
+from hoard.app.honesty.results import (
+    ClaimGetResult,
+    ClaimInfo,
+    ClaimListResult,
+    ClaimRecordResult,
+    ConflictingClaim,
+    DriftedSource,
+    SynthesisHistoryResult,
+    SynthesisRegisterResult,
+    SynthesisSource,
+    SynthesisStatusResult,
+)
+from hoard.app.honesty.synthesis import MAX_SOURCES, SynthesisBook
+from hoard.core.gates import require_scope
+from hoard.core.policy import Caller
+
+if TYPE_CHECKING:
+    from hoard.app.hoard import Hoard
+
+__all__ = [
+    "CACHE_NOTE",
+    "DISCLAIMER",
+    "MAX_SOURCES",
+    "MIGRATION",
+    "Budget",
+    "ClaimGetResult",
+    "ClaimInfo",
+    "ClaimListResult",
+    "ClaimRecordResult",
+    "ConflictingClaim",
+    "DriftedSource",
+    "FileState",
+    "HashCache",
+    "Honesty",
+    "SynthesisHistoryResult",
+    "SynthesisRegisterResult",
+    "SynthesisSource",
+    "SynthesisStatusResult",
+    "migration_statements",
+]
+
+
+class Honesty:
+    """Claims and synthesis over one :class:`~hoard.app.hoard.Hoard`."""
+
+    def __init__(self, hoard: Hoard) -> None:
+        self.hoard = hoard
+        self.cache = HashCache(hoard.vault)
+        self.claims = ClaimBook(hoard, self.cache)
+        self.syntheses = SynthesisBook(hoard, self.cache)
+
+    def claim_record(
+        self,
+        subject: str,
+        property: str,
+        value: str,
+        source_path: str,
+        scope: str = "global",
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        supersedes: str | None = None,
+        *,
+        caller: Caller,
+    ) -> ClaimRecordResult:
+        return self.claims.record(
+            subject, property, value, source_path, caller, scope, valid_from, valid_until,
+            supersedes,
+        )  # fmt: skip
+
+    def claim_get(
+        self,
+        subject: str,
+        property: str,
+        scope: str = "global",
+        at: str | None = None,
+        *,
+        caller: Caller,
+        budget: Budget | None = None,
+    ) -> ClaimGetResult:
+        return self.claims.get(subject, property, caller, scope, at, budget)
+
+    def claim_list(
+        self, subject: str | None = None, source_path: str | None = None, *, caller: Caller
+    ) -> ClaimListResult:
+        return self.claims.list_claims(caller, subject, source_path)
+
+    def synthesis_register(
+        self, path: str, sources: list[str], *, caller: Caller
+    ) -> SynthesisRegisterResult:
+        return self.syntheses.register(path, sources, caller)
+
+    def synthesis_status(
+        self, path: str, *, caller: Caller, budget: Budget | None = None
+    ) -> SynthesisStatusResult:
+        return self.syntheses.status(path, caller, budget)
+
+    def synthesis_history(self, path: str, *, caller: Caller) -> SynthesisHistoryResult:
+        return self.syntheses.history(path, caller)
+
+    def warnings_for(
+        self, paths: list[str], budget: Budget, *, caller: Caller
+    ) -> dict[str, list[dict[str, Any]]]:
+        """``{path: [warning]}`` for the registered summaries among ``paths``, all drawing on
+        ``budget`` (create one per response). Paths should already be visible to ``caller``
+        (search and read results are)."""
+        require_scope(caller, "read")
+        return self.syntheses.warnings_for(paths, budget, caller)

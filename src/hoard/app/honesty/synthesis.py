@@ -1,0 +1,309 @@
+"""Synthesis registrations: a summary note records the revisions of its sources, and its
+status walks them transitively (a source that is itself a registered summary is checked
+through its own sources; cycles end the walk) within one :class:`Budget`.
+
+Registrations are rows, never updated: the current registration of a path is its latest.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hoard.adapters.ledger.honesty_schema import DISCLAIMER, iso_instant
+from hoard.adapters.ledger.store import new_id
+from hoard.app.honesty.budget import Budget, FileState, HashCache
+from hoard.app.honesty.results import (
+    DriftedSource,
+    SynthesisHistoryResult,
+    SynthesisRegisterResult,
+    SynthesisRegistration,
+    SynthesisSource,
+    SynthesisStatusResult,
+)
+from hoard.core.errors import InvalidArgument
+from hoard.core.gates import require_scope
+from hoard.core.models import to_json
+from hoard.core.paths import normalize_note_path
+from hoard.core.policy import Caller
+
+if TYPE_CHECKING:
+    from hoard.app.hoard import Hoard
+
+MAX_SOURCES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    registration_id: str
+    path: str
+    caller: str
+    created_at: float
+    sources: tuple[tuple[str, str], ...]
+
+
+@dataclass
+class Walk:
+    """What one response has learned so far: file states and registrations, shared by every
+    status it computes, so each file is checked at most once per response."""
+
+    budget: Budget
+    files: dict[str, FileState] = field(default_factory=dict)
+    registrations: dict[str, Registration | None] = field(default_factory=dict)
+    summaries: set[str] | None = None
+    """Every path that has a registration (read once per response: most notes are none)."""
+
+
+class SynthesisBook:
+    def __init__(self, hoard: Hoard, cache: HashCache) -> None:
+        self.hoard = hoard
+        self.cache = cache
+
+    # -- registering ---------------------------------------------------------------------------
+
+    def register(self, path: str, sources: list[str], caller: Caller) -> SynthesisRegisterResult:
+        require_scope(caller, "write")
+        rel = normalize_note_path(path)
+        if not isinstance(sources, list | tuple) or not all(isinstance(s, str) for s in sources):
+            raise InvalidArgument("sources must be a list of note paths", field="sources")
+        wanted: list[str] = []
+        for s in sources:
+            src = normalize_note_path(s)
+            if src == rel:
+                raise InvalidArgument(f"{rel!r} cannot be its own source", field="sources")
+            if src not in wanted:
+                wanted.append(src)
+        if not wanted:
+            raise InvalidArgument("a summary needs at least one source", field="sources")
+        if len(wanted) > MAX_SOURCES:
+            raise InvalidArgument(
+                f"a summary registers at most {MAX_SOURCES} sources ({len(wanted)} given); "
+                "register intermediate summaries and list those instead",
+                field="sources",
+                limit=MAX_SOURCES,
+            )
+        for p in (rel, *wanted):
+            self.hoard.check_visible(p, caller)
+        self.cache.revision(rel)  # the summary itself must exist and be a readable note
+        recorded = [(src, self.cache.revision(src)) for src in wanted]
+        reg_id = new_id(10)
+        now = time.time()
+        with self.hoard.ledger.transaction() as conn:
+            before = conn.execute(
+                "SELECT registration_id FROM syntheses WHERE path = ? ORDER BY seq DESC LIMIT 1",
+                (rel,),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO syntheses(registration_id, path, caller, created_at) VALUES(?,?,?,?)",
+                (reg_id, rel, caller.name, now),
+            )
+            conn.executemany(
+                "INSERT INTO synthesis_sources(registration_id, position, path, revision) "
+                "VALUES(?,?,?,?)",
+                [(reg_id, i, src, rev) for i, (src, rev) in enumerate(recorded)],
+            )
+        return SynthesisRegisterResult(
+            path=rel,
+            sources=[SynthesisSource(src, rev) for src, rev in recorded],
+            registration_id=reg_id,
+            created_at=iso_instant(now),
+            replaces=None if before is None else str(before[0]),
+        )
+
+    # -- reading registrations -----------------------------------------------------------------
+
+    def _latest(self, path: str, walk: Walk | None = None) -> Registration | None:
+        if walk is not None and path in walk.registrations:
+            return walk.registrations[path]
+        if walk is not None:
+            if walk.summaries is None:
+                with self.hoard.ledger.read() as conn:
+                    walk.summaries = {
+                        r[0] for r in conn.execute("SELECT DISTINCT path FROM syntheses")
+                    }
+            if path not in walk.summaries:
+                walk.registrations[path] = None
+                return None
+        with self.hoard.ledger.read() as conn:
+            row = conn.execute(
+                "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
+                "ORDER BY seq DESC LIMIT 1",
+                (path,),
+            ).fetchone()
+            reg = None if row is None else _load(conn_rows(conn, row[0]), path, row)
+        if walk is not None:
+            walk.registrations[path] = reg
+        return reg
+
+    def registered(self, paths: list[str]) -> set[str]:
+        """Which of ``paths`` are registered summaries (one query)."""
+        if not paths:
+            return set()
+        marks = ",".join("?" * len(paths))
+        with self.hoard.ledger.read() as conn:
+            rows = conn.execute(
+                f"SELECT DISTINCT path FROM syntheses WHERE path IN ({marks})", tuple(paths)
+            ).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def history(self, path: str, caller: Caller) -> SynthesisHistoryResult:
+        require_scope(caller, "read")
+        rel = normalize_note_path(path)
+        self.hoard.check_visible(rel, caller)
+        with self.hoard.ledger.read() as conn:
+            rows = conn.execute(
+                "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
+                "ORDER BY seq DESC",
+                (rel,),
+            ).fetchall()
+            regs = [_load(conn_rows(conn, r[0]), rel, r) for r in rows]
+        return SynthesisHistoryResult(
+            rel,
+            [
+                SynthesisRegistration(
+                    r.registration_id,
+                    r.path,
+                    r.caller,
+                    iso_instant(r.created_at),
+                    [SynthesisSource(p, v) for p, v in r.sources],
+                    current=i == 0,
+                )
+                for i, r in enumerate(regs)
+            ],
+        )
+
+    # -- status --------------------------------------------------------------------------------
+
+    def status(
+        self, path: str, caller: Caller, budget: Budget | None = None
+    ) -> SynthesisStatusResult:
+        require_scope(caller, "read")
+        rel = normalize_note_path(path)
+        self.hoard.check_visible(rel, caller)
+        walk = Walk(budget or Budget())
+        result = self.status_in(rel, walk, self.hoard.visibility(caller))
+        result.budget = walk.budget.as_dict()
+        return result
+
+    def status_in(
+        self, rel: str, walk: Walk, seen: Callable[[str], bool] | None
+    ) -> SynthesisStatusResult:
+        """The status of ``rel`` using (and adding to) what ``walk`` already knows."""
+        root = self._latest(rel, walk)
+        out = SynthesisStatusResult(
+            state="unregistered",
+            drifted=[],
+            budget={},
+            disclaimer=DISCLAIMER,
+            path=rel,
+            registration_id=None if root is None else root.registration_id,
+            registered_at=None if root is None else iso_instant(root.created_at),
+            message=f"{rel!r} is not a registered summary",
+        )
+        if root is None:
+            return out
+        incomplete = False
+        expanded = {rel}
+        queue: deque[Registration] = deque([root])
+        while queue:
+            if walk.budget.out_of_time():
+                incomplete = True
+                break
+            reg = queue.popleft()
+            for src, recorded in reg.sources:
+                state = walk.files.get(src)
+                if state is None:
+                    state = self.cache.check(src, walk.budget)
+                    if state.checked:
+                        walk.files[src] = state
+                if not state.checked:
+                    incomplete = True
+                    break
+                if state.revision != recorded:
+                    if seen is not None and not seen(src):
+                        out.hidden_drifted += 1
+                    else:
+                        out.drifted.append(_drift(src, recorded, state, reg.path, seen))
+                if src not in expanded:
+                    expanded.add(src)
+                    nested = self._latest(src, walk)
+                    if nested is not None:
+                        queue.append(nested)
+            if incomplete:
+                break
+        n = len(out.drifted) + out.hidden_drifted
+        if n:
+            out.state = "stale"
+            out.message = f"{n} source file(s) changed or vanished since registration" + (
+                " (the budget ran out, so there may be more)" if incomplete else ""
+            )
+        elif incomplete:
+            out.state = "incomplete"
+            out.message = (
+                "the check budget ran out before every source was checked; no drift found "
+                "in the part that was checked"
+            )
+        else:
+            out.state = "current"
+            out.message = (
+                f"every source ({len(expanded) - 1} file(s), transitively) has the revision "
+                "recorded at registration"
+            )
+        return out
+
+    def warnings_for(
+        self, paths: list[str], budget: Budget, caller: Caller
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Synthesis warnings for the registered summaries among ``paths`` (in order, so the
+        first paths get the budget first). One walk, one budget, for all of them."""
+        found = self.registered(list(dict.fromkeys(paths)))
+        seen = self.hoard.visibility(caller)
+        walk = Walk(budget)
+        results: dict[str, SynthesisStatusResult] = {}
+        for p in paths:
+            if p in found and p not in results:
+                results[p] = self.status_in(p, walk, seen)
+        shared = budget.as_dict()
+        return {p: [_warning(r, shared)] for p, r in results.items()}
+
+
+def _load(sources: list[tuple[str, str]], path: str, row: tuple[Any, ...]) -> Registration:
+    return Registration(str(row[0]), path, str(row[1]), float(row[2]), tuple(sources))
+
+
+def conn_rows(conn: sqlite3.Connection, registration_id: str) -> list[tuple[str, str]]:
+    rows = conn.execute(
+        "SELECT path, revision FROM synthesis_sources WHERE registration_id = ? ORDER BY position",
+        (registration_id,),
+    ).fetchall()
+    return [(str(p), str(v)) for p, v in rows]
+
+
+def _drift(
+    src: str, recorded: str, state: FileState, via: str, seen: Callable[[str], bool] | None
+) -> DriftedSource:
+    return DriftedSource(
+        path=src,
+        recorded_revision=recorded,
+        current_revision=state.revision,
+        missing=state.problem == "missing",
+        problem=state.problem or "changed",
+        via=via if seen is None or seen(via) else None,
+    )
+
+
+def _warning(r: SynthesisStatusResult, budget: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "kind": "synthesis",
+        "state": r.state,
+        "message": f"synthesis: {r.message}",
+        "drifted": to_json(r.drifted),
+        "hidden_drifted": r.hidden_drifted,
+        "registration_id": r.registration_id,
+        "budget": budget,
+        "disclaimer": r.disclaimer,
+    }

@@ -1,0 +1,69 @@
+"""read_code (SPEC section 7): run a read-only script in the sandbox with the caller's rights.
+
+The script's ``await call(tool, args)`` reaches exactly four service calls — search, read,
+links, list — made here, in the server process, as ``caller``: protected notes stay hidden
+without a grant and no write is reachable. The sandbox never sees the vault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hoard.adapters.sandbox.pool import HostFn, Limits, RunResult, Sandbox
+from hoard.app.hoard import Hoard
+from hoard.core.errors import InvalidArgument
+from hoard.core.models import to_json
+from hoard.core.policy import Caller
+
+TOOL_ARGS: dict[str, tuple[str, ...]] = {
+    "search": ("query", "limit", "folder", "mode", "rerank"),
+    "read": ("path", "offset", "max_bytes"),
+    "links": ("path",),
+    "list": ("path", "recursive", "limit"),
+}
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "search": ("query",),
+    "read": ("path",),
+    "links": ("path",),
+    "list": (),
+}
+
+
+def make_host(hoard: Hoard, caller: Caller) -> HostFn:
+    """``host(tool, args)`` for :meth:`Sandbox.run`: the four read tools, as ``caller``."""
+    methods: dict[str, Callable[..., Any]] = {
+        "search": hoard.search,
+        "read": hoard.read,
+        "links": hoard.links,
+        "list": hoard.list,
+    }
+
+    def host(tool: str, args: dict[str, Any]) -> Any:
+        if tool not in TOOL_ARGS:
+            raise InvalidArgument(
+                f"unknown tool {tool!r}; call() reaches {', '.join(TOOL_ARGS)}", tool=tool
+            )
+        unknown = sorted(set(args) - set(TOOL_ARGS[tool]))
+        if unknown:
+            raise InvalidArgument(
+                f"{tool}: unknown argument(s) {', '.join(unknown)}; "
+                f"known: {', '.join(TOOL_ARGS[tool])}"
+            )
+        missing = [k for k in REQUIRED[tool] if args.get(k) is None]
+        if missing:
+            raise InvalidArgument(f"{tool}: missing argument(s) {', '.join(missing)}")
+        for key in ("query", "path", "folder", "mode", "rerank"):
+            if key in args and args[key] is not None and not isinstance(args[key], str):
+                raise InvalidArgument(f"{tool}: {key} must be a string")
+        kwargs = {k: v for k, v in args.items() if v is not None}
+        return to_json(methods[tool](**kwargs, caller=caller))
+
+    return host
+
+
+def read_code(
+    hoard: Hoard, sandbox: Sandbox, code: str, caller: Caller, limits: Limits | None = None
+) -> RunResult:
+    """Run ``code`` with ``caller``'s read rights; raises the sandbox's refusals."""
+    return sandbox.run(code, make_host(hoard, caller), limits)

@@ -1,0 +1,111 @@
+"""Wiring the optional rerank step into a search (SPEC 5): when it runs, what the model
+sees, and how the page looks afterwards."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hoard.adapters.search.rerank import MAX_TEXT_CHARS, Reranker, RerankFailed, rerank_shortlist
+from hoard.core.models import SearchHit
+
+log = logging.getLogger("hoard.rerank")
+
+CONTESTED_SHARE = 0.9
+"""The top is contested when the second score is within this share of the best."""
+
+
+def is_contested(hits: list[SearchHit]) -> bool:
+    return len(hits) >= 2 and hits[1].score >= CONTESTED_SHARE * hits[0].score
+
+
+def should_rerank(mode: str, contested: bool, engine: str) -> bool:
+    """``auto`` reranks a contested top only; ``on`` always (when a model is configured);
+    ``off`` never. A substring-fallback answer is never reranked."""
+    if engine != "fts5" or mode == "off":
+        return False
+    return mode == "on" or contested
+
+
+def note_texts(conn: sqlite3.Connection, paths: list[str]) -> dict[str, str]:
+    """Title and the start of the body of each note, from the index."""
+    if not paths:
+        return {}
+    marks = ",".join("?" * len(paths))
+    rows = conn.execute(
+        f"SELECT n.path, f.title, substr(f.body, 1, {MAX_TEXT_CHARS}) "
+        f"FROM notes n JOIN notes_fts f ON f.rowid = n.id WHERE n.path IN ({marks})",
+        paths,
+    )
+    return {path: f"{title}\n{body}" for path, title, body in rows}
+
+
+def rerank_hits(
+    reranker: Reranker,
+    conn: sqlite3.Connection,
+    query: str,
+    hits: list[SearchHit],
+    shortlist: int,
+    is_private: Callable[[str], bool],
+) -> list[SearchHit]:
+    """The page with its first ``shortlist`` hits in the model's order. Each hit takes the
+    score of the slot it lands in, so scores still descend down the page. Raises
+    :class:`~hoard.adapters.search.rerank.RerankFailed` when the model gives no usable answer."""
+    head, tail = hits[:shortlist], hits[shortlist:]
+    texts = note_texts(conn, [h.path for h in head if not is_private(h.path)])
+    order = rerank_shortlist(
+        reranker,
+        query,
+        head,
+        lambda h: texts.get(h.path, h.title),
+        lambda h: is_private(h.path),
+    )
+    slot_scores = [h.score for h in head]
+    for h, score in zip(order, slot_scores, strict=True):
+        h.score = score
+    return order + tail
+
+
+@dataclass
+class Step:
+    """What the rerank step made of a page."""
+
+    hits: list[SearchHit]
+    engine: str
+    reranked: bool = False
+    error: str | None = None
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def rerank_step(
+    reranker: Reranker | None,
+    mode: str,
+    contested: bool,
+    engine: str,
+    reader: Callable[[], sqlite3.Connection],
+    query: str,
+    hits: list[SearchHit],
+    shortlist: int,
+    is_private: Callable[[str], bool],
+) -> Step:
+    """Rerank the page when a model is configured and :func:`should_rerank` says so. A
+    failing model leaves the BM25 order and says why in ``error``; asking for ``on``
+    without a model says so in a warning."""
+    if reranker is None:
+        step = Step(hits, engine)
+        if mode == "on":
+            step.warnings.append(
+                {"kind": "rerank_unavailable", "message": "no rerank model is configured"}
+            )
+        return step
+    if not should_rerank(mode, contested, engine):
+        return Step(hits, engine)
+    try:
+        order = rerank_hits(reranker, reader(), query, hits, shortlist, is_private)
+    except RerankFailed as exc:
+        log.warning("rerank failed: %s", exc)
+        return Step(hits, engine, error=f"{exc}; the BM25 order stands")
+    return Step(order, "fts5+rerank", reranked=True)

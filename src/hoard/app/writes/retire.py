@@ -1,0 +1,230 @@
+"""vault_archive, vault_restore and vault_history: retiring notes without deleting a byte,
+bringing them back exactly, and reading what the ledger kept."""
+
+from __future__ import annotations
+
+import base64
+import logging
+from typing import TYPE_CHECKING
+
+from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.index.graph import backlinks
+from hoard.app.writes.common import iso
+from hoard.core import gates
+from hoard.core.errors import (
+    Exists,
+    HoardError,
+    InvalidArgument,
+    IoError,
+    NotFound,
+    PrivateNote,
+)
+from hoard.core.models import (
+    ArchiveResult,
+    EventInfo,
+    HistoryResult,
+    RestoreResult,
+    RevisionContent,
+    RevisionInfo,
+)
+from hoard.core.note import revision_of
+from hoard.core.paths import normalize_note_path
+from hoard.core.policy import Caller
+
+if TYPE_CHECKING:
+    from hoard.app.writes.write_path import WritePath
+
+log = logging.getLogger("hoard.writes")
+
+ARCHIVE_REASONS = ("archived", "superseded", "retracted")
+
+
+class Retirement:
+    def __init__(self, core: WritePath) -> None:
+        self.core = core
+
+    # -- vault_archive, vault_restore, vault_history --------------------------------------------
+
+    def archive(
+        self,
+        path: str,
+        reason: str,
+        expected_revision: str,
+        caller: Caller | None = None,
+        *,
+        confirming: bool = False,
+    ) -> ArchiveResult:
+        caller = caller or self.core.hoard.owner
+        rel = self.core.target(path, caller)
+        if reason not in ARCHIVE_REASONS:
+            raise InvalidArgument(f"reason must be one of {', '.join(ARCHIVE_REASONS)}")
+        if not isinstance(expected_revision, str) or not expected_revision:
+            raise InvalidArgument("expected_revision is required to archive a note")
+        with atomic.path_lock(self.core.lock_dir, rel):
+            current = self.core.current(rel)
+
+            def gate() -> bytes:
+                if current.raw is None:
+                    raise NotFound(f"no note at {rel!r}", path=rel)
+                if gates.is_private(rel, self.core.config):
+                    raise PrivateNote(
+                        f"{rel!r} is a private note: it is never archived through the server",
+                        path=rel,
+                    )
+                gates.check_revision(rel, current, expected_revision)
+                return current.raw
+
+            raw: bytes = self.core.guarded(
+                "vault_archive", caller, rel, lambda: current.revision, gate
+            )
+            sha = revision_of(raw)
+            self.core.refresh(rel)  # a note saved since the last sync must resolve its links
+            inbound = [p for p in backlinks(self.core.hoard.index.reader(), rel) if p != rel]
+            if caller.write_mode == "propose" and not confirming:
+                p = self.core.propose(
+                    "vault_archive", rel, b"", raw, expected_revision, caller, {"reason": reason}
+                )
+                return ArchiveResult(
+                    "proposed",
+                    rel,
+                    None,
+                    sha,
+                    reason,
+                    inbound,
+                    p.proposal_id,
+                    iso(p.expires_at),
+                    p.diff,
+                )
+            failpoints.hit("archive.locked")
+            intent, rev = self.core.records.begin_change(
+                "vault_archive", caller.name, rel, raw, None, reason
+            )
+            assert rev is not None
+            failpoints.hit("archive.preserved")
+            try:
+                atomic.unlink(self.core.vault, rel)
+            except HoardError as exc:
+                self.core.records.event(
+                    "vault_archive",
+                    caller.name,
+                    rel,
+                    sha,
+                    sha,
+                    "failed",
+                    f"{exc.code}: {exc.message}",
+                    intent_id=intent,
+                )
+                exc.ledgered = True
+                raise
+            failpoints.hit("archive.unlinked")
+            self.core.refresh(rel)
+            self.core.records.event(
+                "vault_archive",
+                caller.name,
+                rel,
+                sha,
+                None,
+                reason,
+                rev.revision_id,
+                intent_id=intent,
+            )
+        return ArchiveResult("archived", rel, rev.revision_id, sha, reason, inbound)
+
+    def restore(
+        self,
+        revision_id: str,
+        path: str | None = None,
+        caller: Caller | None = None,
+        *,
+        confirming: bool = False,
+    ) -> RestoreResult:
+        caller = caller or self.core.hoard.owner
+        gates.require_scope(caller, "write")
+        if not isinstance(revision_id, str) or not revision_id:
+            raise InvalidArgument("revision_id is required")
+        rev, content = self.core.records.revision(revision_id)
+        rel = self.core.target(path or rev.path, caller)
+        with atomic.path_lock(self.core.lock_dir, rel):
+            current = self.core.current(rel)
+
+            def gate() -> None:
+                if current.raw is not None:
+                    raise Exists(
+                        f"{rel!r} exists; restore never overwrites (archive it or "
+                        "pick another path)",
+                        current_revision=current.revision,
+                    )
+
+            self.core.guarded("vault_restore", caller, rel, lambda: current.revision, gate)
+            if caller.write_mode == "propose" and not confirming:
+                p = self.core.propose(
+                    "vault_restore", rel, content, None, None, caller, {"revision_id": revision_id}
+                )
+                return RestoreResult(
+                    "proposed", rel, revision_id, rev.sha256, p.proposal_id, iso(p.expires_at)
+                )
+            intent, _ = self.core.records.begin_change(
+                "vault_restore", caller.name, rel, None, rev.sha256, "restored"
+            )
+            try:
+                atomic.create_exclusive(self.core.vault, rel, content, "restore")
+            except HoardError as exc:
+                self.core.records.event(
+                    "vault_restore",
+                    caller.name,
+                    rel,
+                    None,
+                    None,
+                    "failed",
+                    f"{exc.code}: {exc.message}",
+                    intent_id=intent,
+                )
+                exc.ledgered = True
+                raise
+            written = self.core.current(rel)
+            if written.revision != rev.sha256:
+                raise IoError(
+                    f"restored bytes of {rel!r} do not match revision {revision_id}'s SHA-256",
+                    path=rel,
+                )
+            self.core.refresh(rel)
+            self.core.records.event(
+                "vault_restore",
+                caller.name,
+                rel,
+                None,
+                rev.sha256,
+                "restored",
+                revision_id,
+                intent_id=intent,
+            )
+        return RestoreResult("restored", rel, revision_id, rev.sha256)
+
+    def history(
+        self, path: str | None = None, revision_id: str | None = None, caller: Caller | None = None
+    ) -> HistoryResult | RevisionContent:
+        caller = caller or self.core.hoard.owner
+        gates.require_scope(caller, "read")
+        if revision_id:
+            rev, content = self.core.records.revision(revision_id)
+            self.core.hoard.check_visible(rev.path, caller)
+            try:
+                text, encoding = content.decode("utf-8"), "utf-8"
+            except UnicodeDecodeError:
+                text, encoding = base64.b64encode(content).decode(), "base64"
+            return RevisionContent(rev.revision_id, rev.path, rev.sha256, rev.size, text, encoding)
+        if not path:
+            raise InvalidArgument("give a path or a revision_id")
+        rel = normalize_note_path(path)
+        self.core.hoard.check_visible(rel, caller)
+        return HistoryResult(
+            rel,
+            [
+                RevisionInfo(r.revision_id, r.sha256, r.size, r.reason, r.caller, iso(r.at))
+                for r in self.core.records.revisions_of(rel)
+            ],
+            [
+                EventInfo(iso(e.at), e.tool, e.caller, e.decision, e.before, e.after, e.reason)
+                for e in self.core.records.events_of(rel)
+            ],
+        )

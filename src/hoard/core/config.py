@@ -1,0 +1,428 @@
+"""The vault config, ``hoard.toml`` at the vault root. Built once at startup, passed down.
+
+Every key, its type and its default is in :data:`SCHEMA`; ``docs/config.md`` is generated from
+the same table (and a test keeps them equal). An unknown key or a bad value raises
+:class:`~hoard.core.errors.ConfigError` naming the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hoard.core.errors import ConfigError
+
+CONFIG_NAME = "hoard.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class ContractConfig:
+    required: tuple[str, ...] = ("title", "type", "status", "tags", "updated")
+    non_empty_strings: tuple[str, ...] = ("title", "type", "status")
+    tags_min: int = 2
+    tags_max: int = 5
+    tag_pattern: str = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+    date_fields: tuple[str, ...] = ("updated",)
+    max_frontmatter_bytes: int = 16 * 1024
+
+
+DEFAULT_FOLDER_WEIGHTS: dict[str, float] = {
+    "dreams/**": 0.35,
+    "logs/**": 0.35,
+    "archives/**": 0.7,
+    "**/session-logs/**": 0.6,
+    "**/*session-log*.md": 0.6,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    weight_title: float = 6.0
+    weight_tags: float = 3.0
+    weight_body: float = 1.0
+    weight_path: float = 0.5
+    weight_frontmatter: float = 2.0
+    title_keys: tuple[str, ...] = ("aliases",)
+    folder_weights: Mapping[str, float] = field(
+        default_factory=lambda: dict(DEFAULT_FOLDER_WEIGHTS)
+    )
+    stopwords: tuple[str, ...] = ("a", "the", "and", "how")
+    owner_names: tuple[str, ...] = ()
+    prefix_min_length: int = 4
+    typo: bool = True
+    typo_min_length: int = 4
+    typo_two_edits_length: int = 8
+    typo_penalty: float = 0.6
+    folder_cap: int = 3
+    common_share: float = 0.4
+    posting_budget: int = 5000
+    feedback_terms: int = 10
+    feedback_min_words: int = 5
+    feedback_weight: float = 0.1
+    phrase_weight: float = 0.2
+    snippet_chars: int = 240
+    frontmatter_keys: tuple[str, ...] = (
+        "title",
+        "type",
+        "status",
+        "tags",
+        "updated",
+        "created",
+        "aliases",
+        "source",
+        "author",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LimitsConfig:
+    read_max_bytes: int = 256 * 1024
+    note_max_bytes: int = 4 * 1024 * 1024
+    index_max_bytes: int = 8 * 1024 * 1024
+    list_max_entries: int = 5000
+    fallback_max_bytes: int = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalsConfig:
+    ttl_seconds: int = 900
+
+
+@dataclass(frozen=True, slots=True)
+class RerankConfig:
+    enabled: bool = False
+    url: str = ""
+    timeout_ms: int = 1500
+    shortlist: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    private: tuple[str, ...] = ("personal-notes/**",)
+    protected: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    contract: ContractConfig = field(default_factory=ContractConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
+    proposals: ProposalsConfig = field(default_factory=ProposalsConfig)
+    rerank: RerankConfig = field(default_factory=RerankConfig)
+
+
+# --- schema -------------------------------------------------------------------------------
+
+Check = Callable[[str, Any], Any]
+
+
+def _glob(key: str, pattern: str) -> str:
+    import re
+
+    from hoard.core.globs import glob_to_regex
+
+    try:
+        glob_to_regex(pattern)
+    except re.error as exc:
+        raise ConfigError(key, f"{pattern!r} is not a valid glob: {exc}") from exc
+    return pattern
+
+
+def _globs(key: str, v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+        raise ConfigError(key, "must be a list of non-empty glob strings")
+    return tuple(_glob(key, x) for x in v)
+
+
+def _strs(key: str, v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise ConfigError(key, "must be a list of strings")
+    return tuple(v)
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(key: str, v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ConfigError(key, f"must be a whole number from {lo} to {hi}")
+        return v
+
+    return check
+
+
+def _num(lo: float, hi: float) -> Check:
+    def check(key: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+            raise ConfigError(key, f"must be a number from {lo} to {hi}")
+        return float(v)
+
+    return check
+
+
+def _bool(key: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ConfigError(key, "must be true or false")
+    return v
+
+
+def _str(key: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise ConfigError(key, "must be a string")
+    return v
+
+
+def _regex(key: str, v: Any) -> str:
+    import re
+
+    s = _str(key, v)
+    try:
+        re.compile(s)
+    except re.error as exc:
+        raise ConfigError(key, f"is not a valid regular expression: {exc}") from exc
+    return s
+
+
+def _weights(key: str, v: Any) -> dict[str, float]:
+    if not isinstance(v, dict):
+        raise ConfigError(key, "must be a table of glob = multiplier")
+    out: dict[str, float] = {}
+    for g, m in v.items():
+        out[_glob(f"{key}.{g}", g)] = _num(0.0, 10.0)(f"{key}.{g}", m)
+    return out
+
+
+# key -> (checker, one-line documentation). Defaults come from the dataclasses.
+SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
+    "": {
+        "private": (
+            _globs,
+            "Globs of private notes: exempt from the contract when created, "
+            "never overwritten or archived through the server, never sent off-device.",
+        ),
+        "protected": (
+            _globs,
+            "Globs of protected notes: invisible to every caller without a grant.",
+        ),
+        "ignore": (_globs, "Globs hoard does not index or list (dot-files are always ignored)."),
+    },
+    "contract": {
+        "required": (_strs, "Frontmatter fields every non-private note must have."),
+        "non_empty_strings": (_strs, "Fields that must be non-empty strings."),
+        "tags_min": (_int(0, 100), "Fewest tags allowed."),
+        "tags_max": (_int(0, 100), "Most tags allowed."),
+        "tag_pattern": (_regex, "Regular expression every tag must match."),
+        "date_fields": (_strs, "Fields that must be real calendar dates YYYY-MM-DD."),
+        "max_frontmatter_bytes": (_int(64, 1 << 20), "Largest frontmatter block, in bytes."),
+    },
+    "search": {
+        "weight_title": (_num(0, 100), "BM25 weight of the title (and title_keys) column."),
+        "weight_tags": (_num(0, 100), "BM25 weight of the tags column."),
+        "weight_body": (_num(0, 100), "BM25 weight of the body column."),
+        "weight_path": (_num(0, 100), "BM25 weight of the path column."),
+        "weight_frontmatter": (_num(0, 100), "BM25 weight of the whole frontmatter text."),
+        "title_keys": (_strs, "Frontmatter keys indexed with the title's weight."),
+        "folder_weights": (
+            _weights,
+            "Rank multipliers by path glob (first match wins; replaces the defaults when set).",
+        ),
+        "stopwords": (_strs, "Words dropped from natural-mode queries."),
+        "owner_names": (_strs, "The owner's names: dropped from queries like stopwords."),
+        "prefix_min_length": (_int(1, 100), "Shortest query term that also matches as a prefix."),
+        "typo": (_bool, "Typo tolerance on or off."),
+        "typo_min_length": (_int(1, 100), "Shortest term that gets one-edit typo tolerance."),
+        "typo_two_edits_length": (_int(1, 100), "Shortest term that gets two edits."),
+        "typo_penalty": (
+            _num(0, 1),
+            "Score multiplier for hits found only through a typo "
+            "correction (keeps them below exact matches).",
+        ),
+        "folder_cap": (_int(1, 1000), "Most hits from one folder before the others in a page."),
+        "common_share": (
+            _num(0, 1),
+            "In a query of several words, a word found in more than this share of the notes "
+            "is left out (BM25 gives it almost no weight, and it is most of the cost); 1 keeps "
+            "every word.",
+        ),
+        "posting_budget": (
+            _int(0, 100_000_000),
+            "When the words of a query together match more notes than this, only the rarest "
+            "words that fit are searched, or, when each word alone matches more, notes with "
+            "all of them: those with all of them in the title or tags first, and when more "
+            "notes than this hold them all, then words close together and the most recently "
+            "indexed (0: always search every word). Keeps long queries fast on large "
+            "vaults; a vault of no more notes than this is never affected.",
+        ),
+        "feedback_terms": (
+            _int(0, 100),
+            "Pseudo-relevance feedback: how many words from the first hits of a long query "
+            "are searched too (0 turns it off).",
+        ),
+        "feedback_min_words": (
+            _int(1, 100),
+            "Feedback applies to queries of at least this many words (questions, not titles).",
+        ),
+        "feedback_weight": (
+            _num(0, 10),
+            "How much the feedback words' score counts against the query's own (both scaled "
+            "to their best).",
+        ),
+        "phrase_weight": (
+            _num(0, 10),
+            "Proximity: how much a phrase match of two words that are adjacent in the query "
+            "adds (scaled to the best score; 0 turns it off).",
+        ),
+        "snippet_chars": (_int(40, 4000), "Length of a result snippet, in characters."),
+        "frontmatter_keys": (_strs, "Frontmatter keys shown with each search result."),
+    },
+    "limits": {
+        "read_max_bytes": (_int(1024, 64 << 20), "Ceiling of one read response, in bytes."),
+        "note_max_bytes": (_int(1024, 1 << 30), "Largest note hoard writes, in bytes."),
+        "index_max_bytes": (
+            _int(1024, 1 << 30),
+            "Notes larger than this are indexed by their first this-many bytes.",
+        ),
+        "list_max_entries": (_int(1, 1_000_000), "Most entries one list call returns."),
+        "fallback_max_bytes": (
+            _int(1024, 1 << 34),
+            "Most bytes the substring fallback scans per search.",
+        ),
+    },
+    "proposals": {
+        "ttl_seconds": (
+            _int(10, 30 * 86400),
+            "How long a write proposal waits for confirmation (used once governed writes land).",
+        ),
+    },
+    "rerank": {
+        "enabled": (
+            _bool,
+            "Let a model reorder a contested top (the second score within 90% of the best); "
+            'needs `url`. A search with `rerank="on"` asks for it even when not contested.',
+        ),
+        "url": (
+            _str,
+            "The rerank endpoint (http or https): hoard POSTs "
+            '`{"query", "texts"}` and reads `[{"index", "score"}]` (text-embeddings-inference) '
+            'or `{"results": [{"index", "relevance_score"}]}`. Private notes are never sent.',
+        ),
+        "timeout_ms": (
+            _int(10, 60000),
+            "How long to wait for the endpoint; past it the BM25 order stands.",
+        ),
+        "shortlist": (_int(2, 200), "How many BM25 hits the model sees and may reorder."),
+    },
+}
+
+_SECTIONS: dict[str, type[Any]] = {
+    "contract": ContractConfig,
+    "search": SearchConfig,
+    "limits": LimitsConfig,
+    "proposals": ProposalsConfig,
+    "rerank": RerankConfig,
+}
+
+
+def parse_config(data: Mapping[str, Any]) -> Config:
+    """Validate a parsed ``hoard.toml`` mapping into a :class:`Config`. Pure."""
+    top: dict[str, Any] = {}
+    sections: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(key, "must be a table ([" + key + "])")
+            kwargs: dict[str, Any] = {}
+            for sub, sv in value.items():
+                spec = SCHEMA[key].get(sub)
+                if spec is None:
+                    raise ConfigError(f"{key}.{sub}", "unknown key")
+                kwargs[sub] = spec[0](f"{key}.{sub}", sv)
+            sections[key] = _SECTIONS[key](**kwargs)
+        elif key in SCHEMA[""]:
+            top[key] = SCHEMA[""][key][0](key, value)
+        else:
+            raise ConfigError(key, "unknown key")
+    cfg = Config(**top, **sections)
+    if cfg.contract.tags_min > cfg.contract.tags_max:
+        raise ConfigError("contract.tags_min", "is larger than contract.tags_max")
+    if cfg.search.typo_two_edits_length < cfg.search.typo_min_length:
+        raise ConfigError("search.typo_two_edits_length", "is smaller than typo_min_length")
+    if cfg.rerank.enabled and not cfg.rerank.url.startswith(("http://", "https://")):
+        raise ConfigError("rerank.url", "must be an http:// or https:// URL when rerank is enabled")
+    return cfg
+
+
+def load_config(vault: Path) -> Config:
+    """Read ``hoard.toml`` from the vault root; defaults when it is absent."""
+    path = vault / CONFIG_NAME
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config()
+    except OSError as exc:
+        raise ConfigError("(file)", f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError("(file)", f"{path} is not valid TOML: {exc}") from exc
+    return parse_config(data)
+
+
+def config_docs() -> str:
+    """Markdown reference of every key with its default, generated from :data:`SCHEMA`."""
+    defaults: dict[str, Any] = {"": Config()}
+    for name, cls in _SECTIONS.items():
+        defaults[name] = cls()
+    lines = ["| key | default | meaning |", "|---|---|---|"]
+    for section, keys in SCHEMA.items():
+        for key, (_, doc) in keys.items():
+            value = getattr(defaults[section], key)
+            if isinstance(value, tuple):
+                value = list(value)
+            shown = f"{section}.{key}" if section else key
+            lines.append(f"| `{shown}` | `{_toml_value(value)}` | {doc} |")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
+    return str(v)
+
+
+REFERENCE_HEADER = """# hoard.toml reference
+
+Optional, at the vault root; it travels with the vault. Every key is optional; an unknown key
+or a bad value stops hoard at startup with a message naming the key. This page is generated
+from `hoard.core.config.SCHEMA` by `make docs`, and a test keeps it in step with the code.
+
+"""
+
+REFERENCE_EXAMPLE = """
+Example:
+
+```toml
+private = ["personal-notes/**"]
+protected = ["finance/**"]
+ignore = ["attachments/**"]
+
+[contract]
+tags_max = 8
+
+[search]
+owner_names = ["freja"]
+folder_weights = { "dreams/**" = 0.35, "logs/**" = 0.35, "archives/**" = 0.7 }
+```
+
+Folder weights: the first glob that matches a note's path gives its rank multiplier; a note
+no glob matches keeps 1.0. Setting `folder_weights` replaces the defaults.
+"""
+
+
+def render_config_reference() -> str:
+    """The whole of ``docs/config.md``."""
+    return REFERENCE_HEADER + config_docs() + REFERENCE_EXAMPLE

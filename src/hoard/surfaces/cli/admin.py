@@ -1,0 +1,150 @@
+"""The CLI's owner commands: ``serve``, ``token`` and ``grant`` (parsing lives in cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from hoard.adapters.fs.places import DEFAULT_HOST, DEFAULT_PORT
+from hoard.adapters.tokens import TokenStore, default_tokens_path
+from hoard.app.hoard import Hoard
+from hoard.core.errors import InvalidArgument, NotFound
+from hoard.core.policy import LOCAL_DEFAULT, Caller
+
+EXIT_OK = 0
+
+
+def token_command(args: argparse.Namespace) -> int:
+    store = TokenStore(args.tokens or default_tokens_path())
+    if args.token_command == "add":
+        entry, token = store.add(args.name, args.scopes, args.write_mode)
+        out = {
+            "name": entry.name,
+            "token": token,
+            "scopes": list(entry.scopes),
+            "write_mode": entry.write_mode,
+        }
+        if args.json:
+            print(json.dumps(out))
+        else:
+            print(token)
+            print(
+                f"caller {entry.name!r} ({','.join(entry.scopes)}; {entry.write_mode}) "
+                f"added to {store.path}. The token is shown only this once.",
+                file=sys.stderr,
+            )
+    elif args.token_command == "list":
+        entries = [
+            {"name": e.name, "scopes": list(e.scopes), "write_mode": e.write_mode}
+            for e in store.entries()
+        ]
+        if args.json:
+            print(json.dumps({"callers": entries}))
+        else:
+            for e in entries:
+                print(f"{e['name']:20} {','.join(e['scopes']):30} {e['write_mode']}")
+    else:
+        store.revoke(args.name)
+        if args.json:
+            print(json.dumps({"revoked": args.name}))
+        else:
+            print(f"revoked {args.name!r}", file=sys.stderr)
+    return EXIT_OK
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``HOST``, ``[V6]:PORT`` or a bare IPv6 address."""
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else str(DEFAULT_PORT)
+    elif value.count(":") == 1:
+        host, _, port = value.partition(":")
+    else:
+        host, port = value, str(DEFAULT_PORT)
+    host = host or DEFAULT_HOST
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise InvalidArgument(f"--http wants HOST:PORT, got {value!r}")
+    return host, int(port)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    from hoard.surfaces.cli.main import Progress
+    from hoard.surfaces.serve import connect_help, serve_http, serve_stdio
+
+    tokens_path = args.tokens or default_tokens_path()
+    store = TokenStore(tokens_path, strict=args.strict)
+    caller: Caller = LOCAL_DEFAULT
+    if args.as_name:
+        entry = store.find(args.as_name)
+        if entry is None:
+            raise NotFound(f"--as {args.as_name!r}: no such caller in {tokens_path}")
+        caller = entry.caller()
+    http = parse_http(args.http) if args.http else None
+    bar = Progress("indexing")
+    try:
+        hoard = Hoard(args.vault, args.state_dir, watch=True, progress=bar)
+    finally:
+        bar.finish()
+    demo = None
+    if args.demo_token_file is not None and args.demo_token_file.exists():
+        demo = args.demo_token_file.read_text().strip() or None
+    with hoard:
+        print(
+            connect_help(hoard.vault.root, hoard.state_dir, tokens_path, http, demo),
+            file=sys.stderr,
+        )
+        if http is None:
+            serve_stdio(hoard, caller)
+        else:
+            serve_http(hoard, caller, store, http[0], http[1], args.allow_remote)
+    return EXIT_OK
+
+
+def grant_command(args: argparse.Namespace, hoard: Hoard) -> int:
+    ledger = hoard.ledger
+    if args.list:
+        grants = [
+            {"grant_id": g.grant_id, "caller": g.caller, "glob": g.glob, "expires_at": g.expires_at}
+            for g in ledger.active_grants()
+        ]
+        pending = [
+            {"request_id": r.request_id, "caller": r.caller, "glob": r.glob, "reason": r.reason}
+            for r in ledger.pending_requests()
+        ]
+        if args.json:
+            print(json.dumps({"grants": grants, "requests": pending}))
+        else:
+            for g in grants:
+                print(f"grant {g['grant_id']}: {g['caller']} may see {g['glob']}")
+            for r in pending:
+                print(
+                    f"request {r['request_id']}: {r['caller']} asks for {r['glob']}: {r['reason']}"
+                )
+            if not grants and not pending:
+                print("no active grants, no pending requests")
+        return EXIT_OK
+    if args.revoke:
+        ledger.revoke_grant(args.revoke)
+        print(json.dumps({"revoked": args.revoke}) if args.json else f"revoked {args.revoke}")
+        return EXIT_OK
+    if args.approve:
+        grant = ledger.approve_request(args.approve, args.minutes)
+    else:
+        if not args.caller or not args.glob:
+            raise InvalidArgument("usage: hoard grant CALLER GLOB [--minutes N]")
+        grant = ledger.add_grant(args.caller, args.glob, args.minutes)
+    out = {
+        "grant_id": grant.grant_id,
+        "caller": grant.caller,
+        "glob": grant.glob,
+        "expires_at": grant.expires_at,
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"granted {grant.grant_id}: {grant.caller} may see {grant.glob} for "
+            f"{args.minutes:g} minutes"
+        )
+    return EXIT_OK

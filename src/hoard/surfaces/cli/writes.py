@@ -1,0 +1,102 @@
+"""The CLI's commands over the ledger and the write path: history, restore, proposals,
+confirm, reject, recover. The person at the CLI is the vault owner."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from hoard.app.hoard import Hoard
+from hoard.core.errors import InvalidArgument
+from hoard.core.models import HistoryResult, RevisionContent, to_json
+
+WRITE_COMMANDS = ("history", "restore", "proposals", "confirm", "reject", "recover")
+
+
+def _out(args: argparse.Namespace, obj: Any, text: str) -> None:
+    if args.json:
+        print(json.dumps(to_json(obj), ensure_ascii=False, indent=2))
+    else:
+        print(text)
+
+
+def write_command(args: argparse.Namespace, hoard: Hoard) -> int:
+    w = hoard.writes
+    cmd = args.command
+    if cmd == "history":
+        if not args.path and not args.revision:
+            raise InvalidArgument("usage: hoard history PATH | hoard history --revision ID")
+        h = w.history(args.path, args.revision)
+        if isinstance(h, RevisionContent):
+            if args.json:
+                _out(args, h, "")
+            elif h.encoding == "utf-8":
+                sys.stdout.write(h.content)
+            else:
+                import base64
+
+                sys.stdout.buffer.write(base64.b64decode(h.content))
+            return 0
+        assert isinstance(h, HistoryResult)
+        lines = [f"{h.path}: {len(h.revisions)} preserved revisions, {len(h.events)} events"]
+        lines += [
+            f"  revision {r.revision_id}  {r.at}  {r.reason:<10} {r.size:>8} B  "
+            f"{r.sha256[:12]}  by {r.caller}"
+            for r in h.revisions
+        ]
+        lines += [
+            f"  event  {e.at}  {e.tool:<16} {e.decision:<10} by {e.caller}"
+            + (f"  ({e.reason})" if e.reason else "")
+            for e in h.events
+        ]
+        _out(args, h, "\n".join(lines))
+    elif cmd == "restore":
+        r = w.restore(args.revision_id, args.path)
+        _out(args, r, f"restored {r.path} from {r.revision_id} ({r.revision[:12]})")
+    elif cmd == "proposals":
+        ps = w.proposals()
+        text = (
+            "\n\n".join(
+                f"{p.proposal_id}  {p.tool} {p.path}  by {p.caller}, expires "
+                f"{p.expires_at}\n{p.diff}"
+                for p in ps.proposals
+            )
+            or "no proposals"
+        )
+        _out(args, ps, text)
+    elif cmd == "confirm":
+        p = w.pending(args.proposal_id) if not args.yes else None
+        if p is not None:
+            if not sys.stdin.isatty():
+                raise InvalidArgument(
+                    "confirm asks on a terminal; pass --yes to confirm without one"
+                )
+            print(f"{p.tool} {p.path} proposed by {p.caller}:\n{p.diff}")
+            if input("Apply this? [y/N] ").strip().lower() not in ("y", "yes"):
+                print("not applied")
+                return 1
+        r = w.confirm(args.proposal_id)
+        _out(
+            args,
+            r,
+            f"confirmed {args.proposal_id}: {getattr(r, 'status', 'done')} "
+            f"{getattr(r, 'path', '')}",
+        )
+    elif cmd == "reject":
+        rj = w.reject(args.proposal_id)
+        _out(args, rj, f"rejected {rj.proposal_id}")
+    else:
+        rec = w.recover(args.transaction_id)
+        text = (
+            "\n".join(
+                f"{t.transaction_id}: {t.state}" + (f" ({t.detail})" if t.detail else "")
+                for t in rec.transactions
+            )
+            or "nothing to recover"
+        )
+        _out(args, rec, text)
+        if any(t.state != "done" for t in rec.transactions):
+            return 1
+    return 0

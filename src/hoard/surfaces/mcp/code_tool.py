@@ -1,0 +1,41 @@
+"""The read_code tool: chained searches, reads and link hops in one sandboxed script."""
+
+# No `from __future__ import annotations` here: the SDK reads these signatures at runtime.
+
+from typing import Annotated
+
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from hoard.adapters.sandbox.pool import RunResult
+from hoard.app.read_code import read_code
+from hoard.surfaces.mcp.server import READ_ONLY, HoardMCP, add_tools, tool_result
+
+CODE_DESCRIPTION = (
+    "The body of an async JavaScript function; its return value (JSON) is the result. "
+    'Inside: await call("search" | "read" | "links" | "list", args) and console.log.'
+)
+
+
+def register_code_tool(mcp: HoardMCP) -> None:
+    hoard = mcp.hoard
+
+    @tool_result
+    def read_code_tool(
+        code: Annotated[str, Field(description=CODE_DESCRIPTION)], ctx: Context
+    ) -> RunResult:
+        return read_code(hoard, mcp.sandbox(), code, mcp.caller_of(ctx))
+
+    read_code_tool.__name__ = "read_code"
+    add_tools(
+        mcp.server,
+        [
+            (
+                read_code_tool,
+                "Run read-only JavaScript over the vault in a sandbox: several searches, reads "
+                "and link hops in one call, with your own rights. Limits: 8 s, 32 MiB, 20 KB "
+                "of code, 64 calls, 1 MiB result.",
+                READ_ONLY,
+            )
+        ],
+    )

@@ -1,0 +1,182 @@
+"""The MCP tools that change the vault (or decide on changes), and the history reader.
+
+All of them go through :class:`hoard.app.writes.write_path.WritePath`, the only write
+path. Refusals are tool errors carrying the SPEC error object, as for the read tools.
+"""
+
+# No `from __future__ import annotations` here: the SDK reads these signatures at runtime.
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from hoard.core.models import (
+    ArchiveResult,
+    FileNoteResult,
+    ProposalsResult,
+    RecoverResult,
+    RejectResult,
+    RestoreResult,
+    WriteResult,
+)
+from hoard.surfaces.mcp.server import READ_ONLY, HoardMCP, add_tools, tool_result
+
+WRITES = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+REMOVES = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False
+)
+
+Path = Annotated[str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")]
+Revision = Annotated[
+    str | None,
+    Field(description="The note's current revision (SHA-256) when overwriting; omit to create."),
+]
+DryRun = Annotated[
+    bool, Field(description="Check everything, change nothing, and return the preflight.")
+]
+
+
+def register_write_tools(mcp: HoardMCP) -> None:
+    hoard = mcp.hoard
+    writes = hoard.writes
+    srv = mcp.server
+
+    @tool_result
+    def vault_write(
+        path: Path,
+        content: str,
+        ctx: Context,
+        expected_revision: Revision = None,
+        dry_run: DryRun = False,
+    ) -> WriteResult:
+        return writes.write(path, content, expected_revision, dry_run, mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_confirm(
+        proposal_id: Annotated[str, Field(description="The 8-character proposal id.")],
+        ctx: Context,
+    ) -> dict[str, Any]:
+        from hoard.core.models import to_json
+
+        result: dict[str, Any] = to_json(writes.confirm(proposal_id, mcp.caller_of(ctx)))
+        return result
+
+    @tool_result
+    def vault_proposals(ctx: Context) -> ProposalsResult:
+        return writes.proposals(mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_reject(
+        proposal_id: Annotated[str, Field(description="The proposal to drop.")], ctx: Context
+    ) -> RejectResult:
+        return writes.reject(proposal_id, mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_file_note(
+        path: Path,
+        content: str,
+        ctx: Context,
+        index_line: Annotated[
+            str | None,
+            Field(description="The line for the folder's _INDEX.md; default '- [[stem]]'."),
+        ] = None,
+        expected_revision: Revision = None,
+        dry_run: DryRun = False,
+    ) -> FileNoteResult:
+        return writes.file_note(
+            path, content, index_line, expected_revision, dry_run, mcp.caller_of(ctx)
+        )
+
+    @tool_result
+    def vault_recover(
+        transaction_id: Annotated[str, Field(description="The transaction to complete.")],
+        ctx: Context,
+    ) -> RecoverResult:
+        return writes.recover(transaction_id, mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_archive(
+        path: Path,
+        reason: Annotated[str, Field(description='"archived", "superseded" or "retracted".')],
+        expected_revision: Annotated[str, Field(description="The note's current revision.")],
+        ctx: Context,
+    ) -> ArchiveResult:
+        return writes.archive(path, reason, expected_revision, mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_restore(
+        revision_id: Annotated[str, Field(description="A preserved revision's id.")],
+        ctx: Context,
+        path: Annotated[
+            str | None, Field(description="Where to recreate it; default its old path.")
+        ] = None,
+    ) -> RestoreResult:
+        return writes.restore(revision_id, path, mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_history(
+        ctx: Context,
+        path: Annotated[
+            str | None, Field(description="A note: its preserved revisions and events.")
+        ] = None,
+        revision_id: Annotated[
+            str | None, Field(description="One revision: its exact content and sha256.")
+        ] = None,
+    ) -> dict[str, Any]:
+        from hoard.core.models import to_json
+
+        result: dict[str, Any] = to_json(writes.history(path, revision_id, mcp.caller_of(ctx)))
+        return result
+
+    tools = [
+        (
+            vault_write,
+            "Create or overwrite one note through every gate (contract, revision "
+            "check, lock, atomic replace); the prior bytes are preserved first. Callers in "
+            "propose mode get a proposal with a diff instead; dry_run only checks.",
+            WRITES,
+        ),
+        (
+            vault_confirm,
+            "Apply a pending proposal after re-running every gate against the "
+            "note as it is now (needs the confirm scope).",
+            WRITES,
+        ),
+        (vault_proposals, "List pending proposals with their diffs.", READ_ONLY),
+        (vault_reject, "Drop a pending proposal; nothing is written.", WRITES),
+        (
+            vault_file_note,
+            "Write a note and add its line to the folder's _INDEX.md as one "
+            "journaled transaction that a crash cannot leave half-done.",
+            WRITES,
+        ),
+        (
+            vault_recover,
+            "Complete or report an interrupted vault_file_note transaction; "
+            "never overwrites a file that changed meanwhile.",
+            WRITES,
+        ),
+        (
+            vault_archive,
+            "Retire a note: its exact bytes go into the ledger first, then the "
+            "file is removed. Lists the links that now dangle. Nothing is ever deleted.",
+            REMOVES,
+        ),
+        (
+            vault_restore,
+            "Recreate a note from a preserved revision, byte for byte; never "
+            "over an existing file.",
+            WRITES,
+        ),
+        (
+            vault_history,
+            "A note's preserved revisions and write events, or one revision's "
+            "exact content with its sha256.",
+            READ_ONLY,
+        ),
+    ]
+    add_tools(srv, tools)
