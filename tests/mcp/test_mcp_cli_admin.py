@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from hoard.surfaces.cli import main as cli
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
+from hoard.surfaces.cli import main as cli
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ import httpx2
 import pytest
 from mcp.client.streamable_http import streamable_http_client
 
-from hoard.surfaces.cli import main as cli
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
+from hoard.surfaces.cli import main as cli
 from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from hoard.surfaces.cli import main as cli
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
+from hoard.surfaces.cli import main as cli
 from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 

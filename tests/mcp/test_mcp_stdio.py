@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hoard.surfaces.cli import main as cli
 from hoard.adapters.tokens import TokenStore
+from hoard.surfaces.cli import main as cli
 from mcp import Client, StdioServerParameters
 
 pytestmark = pytest.mark.anyio

@@ -108,3 +108,9 @@ def broken_links(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
         if _pick(key, src, by_path, by_stem) is None:
             out.append((src, target, line))
     return out
+
+
+def note_id(conn: sqlite3.Connection, rel: str) -> int | None:
+    """The index's row id of the note at ``rel``, or ``None`` when it is not indexed."""
+    row = conn.execute("SELECT id FROM notes WHERE path = ?", (rel,)).fetchone()
+    return None if row is None else int(row[0])

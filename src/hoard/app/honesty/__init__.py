@@ -9,7 +9,7 @@ lock filesystem writers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hoard.adapters.ledger.honesty_schema import (
     CACHE_NOTE,
@@ -17,6 +17,7 @@ from hoard.adapters.ledger.honesty_schema import (
     MIGRATION,
     migration_statements,
 )
+from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, FileState, HashCache
 from hoard.app.honesty.claims import ClaimBook
 from hoard.app.honesty.results import (
@@ -34,9 +35,6 @@ from hoard.app.honesty.results import (
 from hoard.app.honesty.synthesis import MAX_SOURCES, SynthesisBook
 from hoard.core.gates import require_scope
 from hoard.core.policy import Caller
-
-if TYPE_CHECKING:
-    from hoard.app.hoard import Hoard
 
 __all__ = [
     "CACHE_NOTE",
@@ -62,13 +60,13 @@ __all__ = [
 
 
 class Honesty:
-    """Claims and synthesis over one :class:`~hoard.app.hoard.Hoard`."""
+    """Claims and synthesis over one vault, its ledger and its access rules."""
 
-    def __init__(self, hoard: Hoard) -> None:
-        self.hoard = hoard
-        self.cache = HashCache(hoard.vault)
-        self.claims = ClaimBook(hoard, self.cache)
-        self.syntheses = SynthesisBook(hoard, self.cache)
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.cache = HashCache(deps.vault)
+        self.claims = ClaimBook(deps, self.cache)
+        self.syntheses = SynthesisBook(deps, self.cache)
 
     def claim_record(
         self,

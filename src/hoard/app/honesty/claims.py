@@ -11,10 +11,10 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from hoard.adapters.ledger.honesty_schema import MAX_VALUE, clean_text, iso_instant, parse_instant
 from hoard.adapters.ledger.store import new_id
+from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, HashCache
 from hoard.app.honesty.results import (
     ClaimGetResult,
@@ -27,9 +27,6 @@ from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.gates import require_scope
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
-
-if TYPE_CHECKING:
-    from hoard.app.hoard import Hoard
 
 LIST_LIMIT = 1000
 
@@ -72,8 +69,8 @@ def _info(row: tuple[object, ...]) -> ClaimInfo:
 
 
 class ClaimBook:
-    def __init__(self, hoard: Hoard, cache: HashCache) -> None:
-        self.hoard = hoard
+    def __init__(self, deps: Deps, cache: HashCache) -> None:
+        self.deps = deps
         self.cache = cache
 
     def record(
@@ -105,11 +102,11 @@ class ClaimBook:
         if start is not None and end is not None and end <= start:
             raise InvalidArgument("valid_until must be later than valid_from", field="valid_until")
         rel = normalize_note_path(source_path)
-        self.hoard.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller)
         revision = self.cache.revision(rel)
         claim_id = new_id(10)
         now = time.time()
-        with self.hoard.ledger.transaction() as conn:
+        with self.deps.ledger.transaction() as conn:
             if supersedes is not None:
                 self._check_supersedes(conn, supersedes, subject, prop, scope, caller)
             conn.execute(
@@ -135,7 +132,7 @@ class ClaimBook:
         row = conn.execute(
             f"SELECT {_COLUMNS} {_FROM} WHERE c.claim_id = ?", (old_id.strip(),)
         ).fetchone()
-        seen = self.hoard.visibility(caller)
+        seen = self.deps.access.visibility(caller)
         if row is None or (seen is not None and not seen(row[5])):
             raise NotFound(f"no claim {old_id!r} to supersede", claim_id=old_id)
         old = _info(row)
@@ -155,7 +152,7 @@ class ClaimBook:
             )
 
     def _rows(self, where: str, params: tuple[object, ...]) -> list[tuple[ClaimInfo, Window]]:
-        with self.hoard.ledger.read() as conn:
+        with self.deps.ledger.read() as conn:
             rows = conn.execute(
                 f"SELECT {_COLUMNS} {_FROM} WHERE {where} ORDER BY c.seq", params
             ).fetchall()
@@ -164,7 +161,7 @@ class ClaimBook:
     def _visible(
         self, claims: list[tuple[ClaimInfo, Window]], caller: Caller
     ) -> tuple[list[tuple[ClaimInfo, Window]], int]:
-        seen: Callable[[str], bool] | None = self.hoard.visibility(caller)
+        seen: Callable[[str], bool] | None = self.deps.access.visibility(caller)
         if seen is None:
             return claims, 0
         shown = [c for c in claims if seen(c[0].source_path)]
@@ -180,7 +177,7 @@ class ClaimBook:
             params.append(clean_text(subject, "subject"))
         if source_path is not None:
             rel = normalize_note_path(source_path)
-            self.hoard.check_visible(rel, caller)
+            self.deps.access.check_visible(rel, caller)
             where.append("c.source_path = ?")
             params.append(rel)
         rows, hidden = self._visible(self._rows(" AND ".join(where), tuple(params)), caller)

@@ -12,10 +12,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hoard.adapters.ledger.honesty_schema import DISCLAIMER, iso_instant
 from hoard.adapters.ledger.store import new_id
+from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, FileState, HashCache
 from hoard.app.honesty.results import (
     DriftedSource,
@@ -30,9 +31,6 @@ from hoard.core.gates import require_scope
 from hoard.core.models import to_json
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
-
-if TYPE_CHECKING:
-    from hoard.app.hoard import Hoard
 
 MAX_SOURCES = 32
 
@@ -59,8 +57,8 @@ class Walk:
 
 
 class SynthesisBook:
-    def __init__(self, hoard: Hoard, cache: HashCache) -> None:
-        self.hoard = hoard
+    def __init__(self, deps: Deps, cache: HashCache) -> None:
+        self.deps = deps
         self.cache = cache
 
     # -- registering ---------------------------------------------------------------------------
@@ -87,12 +85,12 @@ class SynthesisBook:
                 limit=MAX_SOURCES,
             )
         for p in (rel, *wanted):
-            self.hoard.check_visible(p, caller)
+            self.deps.access.check_visible(p, caller)
         self.cache.revision(rel)  # the summary itself must exist and be a readable note
         recorded = [(src, self.cache.revision(src)) for src in wanted]
         reg_id = new_id(10)
         now = time.time()
-        with self.hoard.ledger.transaction() as conn:
+        with self.deps.ledger.transaction() as conn:
             before = conn.execute(
                 "SELECT registration_id FROM syntheses WHERE path = ? ORDER BY seq DESC LIMIT 1",
                 (rel,),
@@ -121,14 +119,14 @@ class SynthesisBook:
             return walk.registrations[path]
         if walk is not None:
             if walk.summaries is None:
-                with self.hoard.ledger.read() as conn:
+                with self.deps.ledger.read() as conn:
                     walk.summaries = {
                         r[0] for r in conn.execute("SELECT DISTINCT path FROM syntheses")
                     }
             if path not in walk.summaries:
                 walk.registrations[path] = None
                 return None
-        with self.hoard.ledger.read() as conn:
+        with self.deps.ledger.read() as conn:
             row = conn.execute(
                 "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
                 "ORDER BY seq DESC LIMIT 1",
@@ -144,7 +142,7 @@ class SynthesisBook:
         if not paths:
             return set()
         marks = ",".join("?" * len(paths))
-        with self.hoard.ledger.read() as conn:
+        with self.deps.ledger.read() as conn:
             rows = conn.execute(
                 f"SELECT DISTINCT path FROM syntheses WHERE path IN ({marks})", tuple(paths)
             ).fetchall()
@@ -153,8 +151,8 @@ class SynthesisBook:
     def history(self, path: str, caller: Caller) -> SynthesisHistoryResult:
         require_scope(caller, "read")
         rel = normalize_note_path(path)
-        self.hoard.check_visible(rel, caller)
-        with self.hoard.ledger.read() as conn:
+        self.deps.access.check_visible(rel, caller)
+        with self.deps.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
                 "ORDER BY seq DESC",
@@ -183,9 +181,9 @@ class SynthesisBook:
     ) -> SynthesisStatusResult:
         require_scope(caller, "read")
         rel = normalize_note_path(path)
-        self.hoard.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller)
         walk = Walk(budget or Budget())
-        result = self.status_in(rel, walk, self.hoard.visibility(caller))
+        result = self.status_in(rel, walk, self.deps.access.visibility(caller))
         result.budget = walk.budget.as_dict()
         return result
 
@@ -261,7 +259,7 @@ class SynthesisBook:
         """Synthesis warnings for the registered summaries among ``paths`` (in order, so the
         first paths get the budget first). One walk, one budget, for all of them."""
         found = self.registered(list(dict.fromkeys(paths)))
-        seen = self.hoard.visibility(caller)
+        seen = self.deps.access.visibility(caller)
         walk = Walk(budget)
         results: dict[str, SynthesisStatusResult] = {}
         for p in paths:

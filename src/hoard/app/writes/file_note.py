@@ -4,10 +4,11 @@ and the recovery that completes (or reports) an interrupted one."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.app.writes.common import add_index_line, encode_content, index_path_for, iso, links_to
+from hoard.app.writes.core import WriteCore
 from hoard.core import gates
 from hoard.core.errors import (
     HoardError,
@@ -23,14 +24,11 @@ from hoard.core.note import revision_of
 from hoard.core.paths import folder_of, stem_of
 from hoard.core.policy import Caller
 
-if TYPE_CHECKING:
-    from hoard.app.writes.write_path import WritePath
-
 log = logging.getLogger("hoard.writes")
 
 
 class FileNotes:
-    def __init__(self, core: WritePath) -> None:
+    def __init__(self, core: WriteCore) -> None:
         self.core = core
 
     # -- vault_file_note ------------------------------------------------------------------------
@@ -46,7 +44,7 @@ class FileNotes:
         *,
         confirming: bool = False,
     ) -> FileNoteResult:
-        caller = caller or self.core.hoard.owner
+        caller = caller or self.core.deps.owner
         rel = self.core.target(path, caller)
         idx = index_path_for(rel)
         if rel == idx:
@@ -203,7 +201,7 @@ class FileNotes:
         self, transaction_id: str | None = None, caller: Caller | None = None
     ) -> RecoverResult:
         """Complete (or report) journaled transactions: one, or every unfinished one."""
-        caller = caller or self.core.hoard.owner
+        caller = caller or self.core.deps.owner
         gates.require_scope(caller, "write")
         ids = (
             [transaction_id]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import base64
 import logging
-from typing import TYPE_CHECKING
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks
 from hoard.app.writes.common import iso
+from hoard.app.writes.core import WriteCore
 from hoard.core import gates
 from hoard.core.errors import (
     Exists,
@@ -31,16 +31,13 @@ from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
 
-if TYPE_CHECKING:
-    from hoard.app.writes.write_path import WritePath
-
 log = logging.getLogger("hoard.writes")
 
 ARCHIVE_REASONS = ("archived", "superseded", "retracted")
 
 
 class Retirement:
-    def __init__(self, core: WritePath) -> None:
+    def __init__(self, core: WriteCore) -> None:
         self.core = core
 
     # -- vault_archive, vault_restore, vault_history --------------------------------------------
@@ -54,7 +51,7 @@ class Retirement:
         *,
         confirming: bool = False,
     ) -> ArchiveResult:
-        caller = caller or self.core.hoard.owner
+        caller = caller or self.core.deps.owner
         rel = self.core.target(path, caller)
         if reason not in ARCHIVE_REASONS:
             raise InvalidArgument(f"reason must be one of {', '.join(ARCHIVE_REASONS)}")
@@ -79,7 +76,7 @@ class Retirement:
             )
             sha = revision_of(raw)
             self.core.refresh(rel)  # a note saved since the last sync must resolve its links
-            inbound = [p for p in backlinks(self.core.hoard.index.reader(), rel) if p != rel]
+            inbound = [p for p in backlinks(self.core.deps.index.reader(), rel) if p != rel]
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
                     "vault_archive", rel, b"", raw, expected_revision, caller, {"reason": reason}
@@ -138,7 +135,7 @@ class Retirement:
         *,
         confirming: bool = False,
     ) -> RestoreResult:
-        caller = caller or self.core.hoard.owner
+        caller = caller or self.core.deps.owner
         gates.require_scope(caller, "write")
         if not isinstance(revision_id, str) or not revision_id:
             raise InvalidArgument("revision_id is required")
@@ -203,11 +200,11 @@ class Retirement:
     def history(
         self, path: str | None = None, revision_id: str | None = None, caller: Caller | None = None
     ) -> HistoryResult | RevisionContent:
-        caller = caller or self.core.hoard.owner
+        caller = caller or self.core.deps.owner
         gates.require_scope(caller, "read")
         if revision_id:
             rev, content = self.core.records.revision(revision_id)
-            self.core.hoard.check_visible(rev.path, caller)
+            self.core.deps.access.check_visible(rev.path, caller)
             try:
                 text, encoding = content.decode("utf-8"), "utf-8"
             except UnicodeDecodeError:
@@ -216,7 +213,7 @@ class Retirement:
         if not path:
             raise InvalidArgument("give a path or a revision_id")
         rel = normalize_note_path(path)
-        self.core.hoard.check_visible(rel, caller)
+        self.core.deps.access.check_visible(rel, caller)
         return HistoryResult(
             rel,
             [

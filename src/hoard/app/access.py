@@ -1,0 +1,58 @@
+"""Who may see and do what: the one place the app layer asks about scopes, protected notes
+and private notes.
+
+Every use-case gets an :class:`Access` in its :class:`~hoard.app.deps.Deps`. The rules
+themselves are pure (:mod:`hoard.core.policy`, :mod:`hoard.core.gates`); this object adds
+the one thing they need from outside: the grants in the ledger.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from hoard.adapters.ledger.store import Ledger
+from hoard.core import gates
+from hoard.core.config import Config
+from hoard.core.errors import Protected
+from hoard.core.policy import Caller, is_protected, may_see
+
+Visible = Callable[[str], bool]
+
+
+class Access:
+    """Scope checks, protected-note visibility (through the ledger's grants) and privacy."""
+
+    def __init__(self, config: Config, ledger: Ledger) -> None:
+        self.config = config
+        self.ledger = ledger
+
+    def require(self, caller: Caller, scope: str) -> None:
+        """Raise :class:`~hoard.core.errors.Forbidden` unless ``caller`` holds ``scope``."""
+        gates.require_scope(caller, scope)
+
+    def is_private(self, path: str) -> bool:
+        return gates.is_private(path, self.config)
+
+    def visibility(self, caller: Caller) -> Visible | None:
+        """A predicate for what ``caller`` may see, or ``None`` when it sees everything."""
+        protected = self.config.protected
+        if not protected or caller.owner:
+            return None
+        grants = [g for g in self.ledger.active_grants() if g.caller == caller.name]
+        now = time.time()
+        return lambda path: may_see(path, caller, protected, grants, now)
+
+    def can_see(self, path: str, caller: Caller) -> bool:
+        if caller.owner or not is_protected(path, self.config.protected):
+            return True
+        seen = self.visibility(caller)
+        return seen is None or seen(path)
+
+    def check_visible(self, path: str, caller: Caller) -> None:
+        """Raise :class:`~hoard.core.errors.Protected` when ``caller`` may not see ``path``."""
+        if not self.can_see(path, caller):
+            raise Protected(
+                f"{path!r} is protected; ask the owner for a grant (vault_request_access)",
+                path=path,
+            )

@@ -1,0 +1,92 @@
+"""The owner's upkeep and a caller's view of its rights: ``hoard check``, ``hoard index``,
+the startup report, vault_policy and vault_request_access."""
+
+from __future__ import annotations
+
+from hoard.adapters.index.graph import broken_links
+from hoard.adapters.index.store import ProgressFn, SyncReport
+from hoard.adapters.ledger.store import AccessRequest
+from hoard.app.deps import Deps
+from hoard.app.freshness import IndexKeeper
+from hoard.app.writes.common import iso
+from hoard.core.contract import check_contract
+from hoard.core.errors import HoardError, InvalidArgument
+from hoard.core.models import BrokenLink, CheckResult, CheckViolation, IndexResult, PolicyResult
+from hoard.core.policy import Caller, policy_notes
+
+
+class Maintenance:
+    def __init__(self, deps: Deps, keeper: IndexKeeper) -> None:
+        self.deps = deps
+        self.keeper = keeper
+
+    def request_access(self, glob: str, reason: str, caller: Caller) -> AccessRequest:
+        self.deps.access.require(caller, "read")
+        if not isinstance(glob, str) or not isinstance(reason, str):
+            raise InvalidArgument("glob and reason must be strings")
+        return self.deps.ledger.request_access(caller.name, glob, reason)
+
+    def policy(self, caller: Caller) -> PolicyResult:
+        config = self.deps.config
+        grants = [
+            {"grant_id": g.grant_id, "glob": g.glob, "expires_at": iso(g.expires_at)}
+            for g in self.deps.ledger.active_grants()
+            if g.caller == caller.name
+        ]
+        return PolicyResult(
+            caller=caller.name,
+            scopes=sorted(caller.scopes),
+            write_mode=caller.write_mode,
+            private=list(config.private),
+            protected=list(config.protected),
+            grants=grants,
+            notes=policy_notes(caller, bool(config.protected)),
+        )
+
+    def check(self) -> CheckResult:
+        """Every non-private note against the contract, plus every broken link."""
+        vault, config = self.deps.vault, self.deps.config
+        violations: list[CheckViolation] = []
+        checked = skipped = 0
+        for fs in sorted(vault.walk(), key=lambda f: f.path):
+            if self.deps.access.is_private(fs.path):
+                skipped += 1
+                continue
+            checked += 1
+            try:
+                _, raw = vault.read_full(fs.path, config.limits.note_max_bytes)
+            except HoardError as exc:
+                violations.append(CheckViolation(fs.path, "file", exc.code, exc.message))
+                continue
+            for v in check_contract(raw, config.contract):
+                violations.append(CheckViolation(fs.path, v.field, v.rule, v.message))
+        self.deps.ensure_fresh()
+        broken = [BrokenLink(p, t, ln) for p, t, ln in broken_links(self.deps.index.reader())]
+        return CheckResult(checked, violations, broken, skipped)
+
+    def reindex(self, rebuild: bool = False, progress: ProgressFn | None = None) -> IndexResult:
+        index = self.deps.index
+        report = index.rebuild(progress) if rebuild else index.sync(progress)
+        self.keeper.walked()
+        return IndexResult(
+            notes=index.note_count(),
+            added=report.added,
+            updated=report.updated,
+            removed=report.removed,
+            failed=report.failed,
+            rebuilt=rebuild,
+            elapsed_ms=round(report.elapsed_ms, 1),
+        )
+
+    def startup_report(self, r: SyncReport) -> IndexResult:
+        index = self.deps.index
+        return IndexResult(
+            index.note_count(),
+            r.added,
+            r.updated,
+            r.removed,
+            r.failed,
+            index.last_problem is not None,
+            round(r.elapsed_ms, 1),
+            index.last_problem,
+        )

@@ -1,0 +1,134 @@
+"""vault_read, vault_list and vault_links (SPEC 4): reads of the files as they are now, and
+of the link graph, as a caller who may not see protected notes without a grant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hoard.adapters.index.graph import backlinks, note_id, outgoing
+from hoard.adapters.index.rows import frontmatter_of
+from hoard.app.deps import Deps
+from hoard.app.honesty import Budget, Honesty
+from hoard.app.writes.common import iso
+from hoard.core.byte_window import utf8_window
+from hoard.core.errors import InvalidArgument, NotFound, Protected, TooLarge
+from hoard.core.models import LinksResult, ListEntry, ListResult, OutgoingLink, ReadResult
+from hoard.core.note import revision_of
+from hoard.core.paths import normalize_note_path, normalize_rel_path
+from hoard.core.policy import Caller
+
+READ_HARD_CAP = 256 * 1024 * 1024
+
+
+def whole_number(value: object, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidArgument(f"{name} must be a whole number of bytes, {low} or more")
+    return value
+
+
+class Reading:
+    def __init__(self, deps: Deps, honesty: Honesty) -> None:
+        self.deps = deps
+        self.honesty = honesty
+
+    def note_size(self, path: object) -> int | None:
+        """See :meth:`hoard.adapters.fs.vault.Vault.note_size` (no access check: a size only)."""
+        return self.deps.vault.note_size(path)
+
+    def read(
+        self,
+        path: str,
+        offset: int = 0,
+        max_bytes: int | None = None,
+        caller: Caller | None = None,
+    ) -> ReadResult:
+        caller = caller or self.deps.owner
+        self.deps.access.require(caller, "read")
+        self.deps.access.check_visible(normalize_note_path(path), caller)
+        ceiling = self.deps.config.limits.read_max_bytes
+        offset = whole_number(offset, "offset", 0)
+        window = (
+            ceiling if max_bytes is None else min(whole_number(max_bytes, "max_bytes", 1), ceiling)
+        )
+        rel, raw, size = self.deps.vault.read_note(path, max_bytes=READ_HARD_CAP + 1)
+        if size > READ_HARD_CAP:
+            raise TooLarge(
+                f"{rel!r} is {size} bytes; hoard reads notes up to {READ_HARD_CAP}",
+                path=rel,
+                size=size,
+            )
+        size = len(raw)
+        content, end, valid = utf8_window(raw, offset, window)
+        warnings: list[dict[str, Any]] = []
+        if not valid:
+            warnings.append(
+                {
+                    "kind": "encoding",
+                    "message": "the note is not valid UTF-8; bad bytes are shown as U+FFFD",
+                }
+            )
+        warnings.extend(self.honesty.warnings_for([rel], Budget(), caller=caller).get(rel, []))
+        return ReadResult(
+            path=rel,
+            revision=revision_of(raw),
+            size=size,
+            content=content,
+            offset=offset,
+            next_offset=end if end < size else None,
+            truncated=end < size,
+            frontmatter=frontmatter_of(raw),
+            warnings=warnings,
+        )
+
+    def list(
+        self,
+        path: str = "",
+        recursive: bool = False,
+        limit: int = 500,
+        caller: Caller | None = None,
+    ) -> ListResult:
+        caller = caller or self.deps.owner
+        self.deps.access.require(caller, "read")
+        cap = self.deps.config.limits.list_max_entries
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= cap:
+            raise InvalidArgument(f"limit must be a whole number from 1 to {cap}")
+        seen = self.deps.access.visibility(caller)
+        if seen is not None and path and not seen(normalize_rel_path(path) + "/"):
+            raise Protected(f"{path!r} is protected", path=path)
+        rel, entries, truncated = self.deps.vault.list_dir(path or "", recursive, limit, seen)
+        return ListResult(
+            path=rel,
+            entries=[ListEntry(e.path, e.kind, e.size, iso(e.mtime)) for e in entries],
+            truncated=truncated,
+        )
+
+    def links(self, path: str, caller: Caller | None = None) -> LinksResult:
+        caller = caller or self.deps.owner
+        self.deps.access.require(caller, "read")
+        rel = normalize_note_path(path)
+        self.deps.access.check_visible(rel, caller)
+        seen = self.deps.access.visibility(caller)
+        self.deps.ensure_fresh()
+        self.deps.index.refresh_paths([rel])
+        conn = self.deps.index.reader()
+        row_id = note_id(conn, rel)
+        if row_id is None:
+            raise NotFound(f"no note at {rel!r}", path=rel)
+        out = outgoing(conn, row_id, rel)
+        broken = list(dict.fromkeys(o.target for o in out if o.broken))
+        back = [b for b in backlinks(conn, rel) if seen is None or seen(b)]
+
+        def shown(target: str | None) -> str | None:
+            return target if seen is None or target is None or seen(target) else None
+
+        return LinksResult(
+            path=rel,
+            outgoing=[
+                OutgoingLink(
+                    o.target, shown(o.resolved_path), o.broken, o.heading, o.alias, o.embed, o.line
+                )
+                for o in out
+            ],
+            backlinks=back,
+            broken=broken,
+        )

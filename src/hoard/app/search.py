@@ -1,0 +1,172 @@
+"""vault_search (SPEC 4 and 5): validate the arguments, ask the searcher (or the labeled
+substring scan when the index fails), the optional rerank step, synthesis warnings on the
+page, typo corrections in the answer."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from hoard.adapters.search.fallback import SubstringSearcher
+from hoard.adapters.search.fts import Fts5Searcher, SearchOutcome, SearchRequest
+from hoard.adapters.search.rerank import Reranker
+from hoard.app.access import Visible
+from hoard.app.deps import Deps
+from hoard.app.freshness import IndexKeeper
+from hoard.app.honesty import Budget, Honesty
+from hoard.app.search_rerank import is_contested, rerank_step
+from hoard.core.errors import HoardError, InvalidArgument
+from hoard.core.models import SearchHit, SearchResult
+from hoard.core.paths import normalize_rel_path
+from hoard.core.policy import Caller
+
+log = logging.getLogger("hoard")
+
+MODES = ("natural", "fts")
+RERANK_CHOICES = ("auto", "on", "off")
+MAX_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class SearchArgs:
+    query: str
+    limit: int
+    folder: str | None
+    mode: str
+    rerank: str
+
+
+def checked_args(
+    query: object, limit: object, folder: object, mode: object, rerank: object
+) -> SearchArgs:
+    """The arguments of a search, or :class:`InvalidArgument` naming the bad one."""
+    if not isinstance(query, str):
+        raise InvalidArgument("query must be a string")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise InvalidArgument(f"mode must be one of {', '.join(MODES)}", mode=mode)
+    if not isinstance(rerank, str) or rerank not in RERANK_CHOICES:
+        raise InvalidArgument(f"rerank must be one of {', '.join(RERANK_CHOICES)}", rerank=rerank)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    if folder is not None and not isinstance(folder, str):
+        raise InvalidArgument("folder must be a string")
+    folder_rel = normalize_rel_path(folder, allow_root=True) if folder else None
+    return SearchArgs(query, limit, folder_rel or None, mode, rerank)
+
+
+class SearchFlow:
+    def __init__(
+        self,
+        deps: Deps,
+        keeper: IndexKeeper,
+        searcher: Fts5Searcher,
+        fallback: SubstringSearcher,
+        reranker: Reranker | None,
+        honesty: Honesty,
+    ) -> None:
+        self.deps = deps
+        self.keeper = keeper
+        self.searcher = searcher
+        self.fallback = fallback
+        self.reranker = reranker
+        self.honesty = honesty
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        folder: str | None = None,
+        mode: str = "natural",
+        rerank: str = "auto",
+        visible: Visible | None = None,
+        caller: Caller | None = None,
+    ) -> SearchResult:
+        t0 = time.perf_counter()
+        caller = caller or self.deps.owner
+        self.deps.access.require(caller, "read")
+        args = checked_args(query, limit, folder, mode, rerank)
+        reranker = self.reranker if args.rerank != "off" else None
+        fetch = max(args.limit, self.deps.config.rerank.shortlist) if reranker else args.limit
+        req = SearchRequest(
+            args.query, fetch, args.folder, args.mode, self._visible(caller, visible)
+        )
+        outcome, error = self._ranked(req)
+        hits = [
+            SearchHit(h.path, h.title, h.score, h.snippet, h.folder, h.frontmatter)
+            for h in outcome.hits
+        ]
+        contested = is_contested(hits)
+        step = rerank_step(
+            reranker,
+            args.rerank,
+            contested,
+            outcome.engine,
+            self.deps.index.reader,
+            args.query,
+            hits,
+            self.deps.config.rerank.shortlist,
+            self.deps.access.is_private,
+        )
+        hits = step.hits[: args.limit]
+        self._add_synthesis_warnings(hits, caller)
+        return SearchResult(
+            query=args.query,
+            engine=step.engine,
+            error=error or step.error or outcome.error,
+            contested=contested,
+            reranked=step.reranked,
+            hidden_protected=outcome.hidden,
+            took_ms=round((time.perf_counter() - t0) * 1000, 3),
+            results=hits,
+            warnings=step.warnings + correction_warnings(outcome),
+        )
+
+    def _visible(self, caller: Caller, extra: Visible | None) -> Visible | None:
+        allowed = self.deps.access.visibility(caller)
+        if allowed is None or extra is None:
+            return allowed or extra
+        return lambda p: allowed(p) and extra(p)
+
+    def _ranked(self, req: SearchRequest) -> tuple[SearchOutcome, str | None]:
+        """The searcher's answer, or the labeled substring scan (and a repair) when the
+        index cannot answer."""
+        try:
+            self.keeper.ensure_fresh()
+            return self.searcher.search(req), None
+        except HoardError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("search fell back to a substring scan: %s", exc)
+            self.keeper.schedule_repair()
+            error = f"index unusable ({type(exc).__name__}: {exc}); answered by a substring scan"
+            return self._fallback(req), error
+
+    def _fallback(self, req: SearchRequest) -> SearchOutcome:
+        if req.mode == "fts":
+            # The FTS5 grammar has no substring meaning; scan for its words instead.
+            req = SearchRequest(
+                req.query.replace('"', " "), req.limit, req.folder, "natural", req.visible
+            )
+        return self.fallback.search(req)
+
+    def _add_synthesis_warnings(self, hits: list[SearchHit], caller: Caller) -> None:
+        """Registered summaries carry their synthesis state; one budget for the whole page."""
+        by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
+        for h in hits:
+            h.warnings.extend(by_path.get(h.path, []))
+
+
+def correction_warnings(outcome: SearchOutcome) -> list[dict[str, Any]]:
+    if not outcome.corrections:
+        return []
+    return [
+        {
+            "kind": "typo_corrections",
+            "message": "some words had no match; close spellings were searched too "
+            "(their hits rank below exact matches)",
+            "corrections": outcome.corrections,
+        }
+    ]

@@ -1,0 +1,227 @@
+"""The shared steps of every write: the gates' inputs, the durable intent, the atomic replace,
+the ledger events. :class:`WriteCore` is given :class:`~hoard.app.deps.Deps`; the flows that
+write (:mod:`~hoard.app.writes.write_path`, :mod:`~hoard.app.writes.file_note`,
+:mod:`~hoard.app.writes.retire`) are built on one shared instance.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.ledger.records import Proposal, Records
+from hoard.app.deps import Deps
+from hoard.app.writes.common import index_path_for, links_to
+from hoard.core import gates
+from hoard.core.errors import Conflict, Exists, HoardError, InvalidArgument, NotFound
+from hoard.core.gates import Current
+from hoard.core.links import note_keys
+from hoard.core.models import Preflight
+from hoard.core.note import revision_of
+from hoard.core.paths import normalize_note_path, stem_of
+from hoard.core.policy import Caller
+
+log = logging.getLogger("hoard.writes")
+
+
+class WriteCore:
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.vault = deps.vault
+        self.config = deps.config
+        self.records = Records(deps.ledger)
+        self.lock_dir = deps.lock_dir
+
+    def current(self, rel: str) -> Current:
+        try:
+            _, raw = self.vault.read_full(rel, self.config.limits.note_max_bytes * 2)
+        except NotFound:
+            return Current(None)
+        return Current(raw)
+
+    def target(self, path: str, caller: Caller, scope: str = "write") -> str:
+        gates.require_scope(caller, scope)
+        if not isinstance(path, str):
+            raise InvalidArgument("path must be a string")
+        rel = normalize_note_path(path)
+        self.deps.access.check_visible(rel, caller)
+        return rel
+
+    def refused(
+        self, tool: str, caller: Caller, rel: str | None, before: str | None, exc: HoardError
+    ) -> None:
+        exc.ledgered = True
+        try:
+            self.records.event(
+                tool, caller.name, rel, before, None, "refused", f"{exc.code}: {exc.message}"[:1000]
+            )
+        except Exception as log_exc:  # a refusal must still be reported to the caller
+            log.error("could not record a refused %s: %s", tool, log_exc)
+
+    def guarded(
+        self,
+        tool: str,
+        caller: Caller,
+        rel: str | None,
+        before: Callable[[], str | None],
+        fn: Callable[[], Any],
+    ) -> Any:
+        try:
+            return fn()
+        except HoardError as exc:
+            self.refused(tool, caller, rel, before(), exc)
+            raise
+
+    def refresh(self, *rels: str) -> None:
+        try:
+            self.deps.index.refresh_paths(list(rels))
+        except Exception as exc:  # the file is written; the watcher or a stat walk catches up
+            log.warning("index update after a write failed: %s", exc)
+
+    def preflight(
+        self, rel: str, new: bytes, current: Current, caller: Caller, expected_revision: str | None
+    ) -> Preflight:
+        violations = [v.as_dict() for v in gates.validate(rel, new, current, caller, self.config)]
+        try:
+            check = gates.check_revision(rel, current, expected_revision)
+        except Exists:
+            check = "exists"
+        except Conflict:
+            check = "conflict"
+        conn = self.deps.index.reader()
+        _, skey = note_keys(rel)
+        duplicates = [
+            r[0]
+            for r in conn.execute(
+                "SELECT path FROM notes WHERE stem_key = ? AND path != ? ORDER BY path LIMIT 5",
+                (skey, rel),
+            )
+        ]
+        obligations: list[str] = []
+        if not gates.is_private(rel, self.config) and stem_of(rel) != "_INDEX":
+            idx = index_path_for(rel)
+            idx_raw = self.current(idx).raw
+            if idx_raw is None:
+                obligations.append(
+                    f"{idx} does not exist; vault_file_note creates it with a link to this note"
+                )
+            elif not links_to(idx_raw, rel):
+                obligations.append(
+                    f"{idx} does not link [[{stem_of(rel)}]]; vault_file_note adds the line"
+                )
+        return Preflight(current.revision, check, violations, duplicates, obligations)
+
+    def propose(
+        self,
+        tool: str,
+        rel: str,
+        new: bytes,
+        before: bytes | None,
+        expected_revision: str | None,
+        caller: Caller,
+        args: dict[str, Any],
+    ) -> Proposal:
+        diff = (
+            gates.unified_diff(rel, before, new)
+            if tool != "vault_archive"
+            else gates.unified_diff(rel, before, b"")
+        )
+        p = self.records.propose(
+            caller.name,
+            tool,
+            rel,
+            new,
+            expected_revision,
+            None if before is None else revision_of(before),
+            args,
+            diff,
+            self.config.proposals.ttl_seconds,
+        )
+        self.records.event(
+            tool,
+            caller.name,
+            rel,
+            None if before is None else revision_of(before),
+            revision_of(new),
+            "proposed",
+            p.proposal_id,
+        )
+        return p
+
+    def apply(
+        self,
+        tool: str,
+        caller: Caller,
+        rel: str,
+        new: bytes,
+        current: Current,
+        reason: str,
+        point: str = "write",
+    ) -> None:
+        """Preserve and record the intent (one durable transaction), replace, record the
+        outcome; under the caller's lock."""
+        after = revision_of(new)
+        intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
+        if current.raw is not None:
+            failpoints.hit(f"{point}.preserved")
+        try:
+            atomic.replace(self.vault, rel, new, point, previous=current.raw)
+        except HoardError as exc:
+            self.records.event(
+                tool,
+                caller.name,
+                rel,
+                current.revision,
+                None,
+                "failed",
+                f"{exc.code}: {exc.message}"[:1000],
+                intent_id=intent,
+            )
+            exc.ledgered = True
+            raise
+        self.refresh(rel)
+        failpoints.hit(f"{point}.indexed")
+        self.records.event(
+            tool, caller.name, rel, current.revision, after, "written", intent_id=intent
+        )
+
+    @contextlib.contextmanager
+    def attempt(self, tool: str, caller: Caller, path: object) -> Iterator[None]:
+        """Every attempt that is refused leaves a ledger event, whatever gate refused it
+        (scope, grant, path, lock, contract, revision)."""
+        try:
+            yield
+        except HoardError as exc:
+            if not exc.ledgered:
+                rel = path if isinstance(path, str) else None
+                self.refused(tool, caller, rel, None, exc)
+            raise
+
+    def reconcile_intents(self) -> int:
+        """Record the outcome of changes a crash interrupted, from the files as they are."""
+        done = 0
+        for intent_id, e in self.records.open_intents():
+            if e.path is None:
+                continue
+            now = self.current(e.path).revision
+            if now == e.after:
+                decision = "written" if e.after is not None else e.reason or "archived"
+            elif now == e.before:
+                decision = "not_written"
+            else:
+                decision = "unknown"
+            self.records.event(
+                e.tool,
+                e.caller,
+                e.path,
+                e.before,
+                now,
+                decision,
+                "reconciled at startup after an interrupted change",
+                intent_id=intent_id,
+            )
+            done += 1
+        return done
