@@ -154,7 +154,7 @@ class Guard:
                     "error": {"code": -32600, "message": "JSON-RPC batches are not supported"},
                 },
             )
-        return _replay(body)
+        return _replay(body, receive)
 
     async def _read_body(self, receive: Receive) -> bytes:
         chunks: list[bytes] = []
@@ -178,17 +178,20 @@ class Guard:
                 return b"".join(chunks)
 
 
-def _replay(body: bytes) -> Receive:
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """Hand the buffered body to the app once, then the real ``receive``: a streaming
+    response (a 2026-07-28 ``subscriptions/listen`` stream, an SSE reply) keeps reading it to
+    learn when the client leaves, so only a real ``http.disconnect`` may end it."""
     sent = False
 
-    async def receive() -> Message:
+    async def replay() -> Message:
         nonlocal sent
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
+        return await receive()
 
-    return receive
+    return replay
 
 
 def build_app(
