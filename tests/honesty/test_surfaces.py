@@ -14,8 +14,7 @@ from mcp_types import CallToolResult
 from hoard.app.hoard import Hoard
 from hoard.app.honesty import DISCLAIMER, Honesty
 from hoard.core.policy import Caller
-from hoard.surfaces.cli.claims import add_claims_parser, claims_command
-from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
+from hoard.surfaces.cli.claims import add_parsers, claims_command
 from hoard.surfaces.mcp.server import HoardMCP
 from mcp import Client
 
@@ -38,7 +37,6 @@ async def test_the_tools_record_check_and_refuse_with_spec_error_objects(
     hoard: Hoard, honesty: Honesty, put: Put, writer: Caller
 ) -> None:
     mcp = HoardMCP(hoard, writer)
-    register_honesty_tools(mcp, honesty)
     put("a.md", "IP 10.0.0.42")
     put("sum.md", "summary of a")
     put("secret/x.md", "hidden")
@@ -116,7 +114,7 @@ def test_hoard_claims_lists_checks_and_reports_summaries(
     honesty.synthesis_register("sum.md", ["a.md"], caller=writer)
     parser = argparse.ArgumentParser(prog="hoard")
     sub = parser.add_subparsers(dest="command")
-    add_claims_parser(sub, lambda p: p.add_argument("--json", action="store_true"))
+    add_parsers(sub)
 
     def run(*argv: str) -> str:
         assert claims_command(parser.parse_args(["claims", *argv]), honesty) == 0

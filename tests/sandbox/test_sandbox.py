@@ -45,7 +45,7 @@ def test_a_three_hop_script_returns_the_final_text(
       console.log("hopped", top, "->", next);
       return {top, next, text: second.content};
     """
-    out = read_code(hoard, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, agent)
     assert out.result["top"] == "tech/start.md"
     assert out.result["next"] == "tech/middle.md"
     assert "Halfway there" in out.result["text"]
@@ -70,7 +70,7 @@ def test_a_refused_call_rejects_with_the_error_code(
       try { await call("read", {path: "tech/nope.md"}); return "read"; }
       catch (e) { return e.message; }
     """
-    out = read_code(hoard, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, agent)
     assert out.result.startswith("not_found: ")
     assert out.calls[0]["error"] == "not_found"
 
@@ -86,7 +86,7 @@ def test_only_the_four_read_tools_are_reachable(
       }
       return out;
     """
-    out = read_code(hoard, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, agent)
     assert out.result == ["invalid_argument"] * 5
 
 
@@ -105,11 +105,11 @@ def test_a_script_cannot_reach_a_protected_note_without_a_grant(
       catch (e) {{ result.list = e.message.split(":")[0]; }}
       return result;
     """
-    out = read_code(hoard, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, agent)
     assert out.result == {"paths": [], "read": "protected", "list": "protected"}
     assert secret_word not in repr(out)
     # The owner's own rights do reach it: the host, not the script, decides.
-    mine = read_code(hoard, sandbox, code, owner)
+    mine = read_code(hoard.read_methods, sandbox, code, owner)
     assert mine.result["paths"] == ["secret/plan.md"]
     assert secret_word in mine.result["read"]
 
@@ -265,11 +265,19 @@ def test_code_over_twenty_kilobytes_is_refused_before_it_runs(sandbox: Sandbox) 
 
 def test_the_sixty_fifth_call_is_refused(sandbox: Sandbox, hoard: Hoard, agent: Caller) -> None:
     ok = read_code(
-        hoard, sandbox, 'for (let i = 0; i < 64; i++) await call("list", {}); return 1', agent
+        hoard.read_methods,
+        sandbox,
+        'for (let i = 0; i < 64; i++) await call("list", {}); return 1',
+        agent,
     )
     assert ok.result == 1 and len(ok.calls) == 64
     with pytest.raises(SandboxLimit) as exc:
-        read_code(hoard, sandbox, 'for (let i = 0; i < 65; i++) await call("list", {});', agent)
+        read_code(
+            hoard.read_methods,
+            sandbox,
+            'for (let i = 0; i < 65; i++) await call("list", {});',
+            agent,
+        )
     assert limit_of(exc) == "calls"
     assert len(exc.value.details["calls"]) == 64
 
@@ -324,7 +332,7 @@ def test_a_hostile_script_does_not_stall_service_calls_or_other_scripts(
         time.sleep(0.3)
         t0 = time.monotonic()
         assert hoard.search("compost", caller=agent).results
-        assert read_code(hoard, sandbox, 'return (await call("list", {})).path', agent)
+        assert read_code(hoard.read_methods, sandbox, 'return (await call("list", {})).path', agent)
         assert time.monotonic() - t0 < 2.0
         assert thread.is_alive()  # the hostile script was still running meanwhile
     finally:

@@ -8,7 +8,9 @@ It is thread-safe: the MCP SDK runs plain tools in worker threads.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from hoard.adapters.fs.atomic import sweep_staging
 from hoard.adapters.fs.places import default_state_dir
@@ -24,6 +26,7 @@ from hoard.app.deps import Deps
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
+from hoard.app.read_code import CodeRunner
 from hoard.app.reading import Reading
 from hoard.app.search import SearchFlow
 from hoard.app.writes.core import WriteCore
@@ -56,6 +59,7 @@ class Hoard:
         *,
         watch: bool = False,
         progress: ProgressFn | None = None,
+        code_workers: int = 2,
     ) -> None:
         self.config = config if config is not None else load_config(vault)
         self.vault = Vault(vault, self.config)
@@ -79,12 +83,12 @@ class Hoard:
             self.state_dir,
             self.keeper.ensure_fresh,
         )
-        self._build_use_cases()
+        self._build_use_cases(code_workers)
         self._recover_at_startup()
         if watch:
             self.keeper.start_background_check(self.searcher.vocab)
 
-    def _build_use_cases(self) -> None:
+    def _build_use_cases(self, code_workers: int) -> None:
         rr = self.config.rerank
         reranker: Reranker | None = (
             HttpReranker(rr.url, rr.timeout_ms / 1000) if rr.enabled and rr.url else None
@@ -109,6 +113,14 @@ class Hoard:
         self.check = self.maintenance.check
         self.reindex = self.maintenance.reindex
         self.ensure_fresh = self.keeper.ensure_fresh
+        self.read_methods: dict[str, Callable[..., Any]] = {
+            "search": self.search,
+            "read": self.read,
+            "links": self.links,
+            "list": self.list,
+        }
+        self.code = CodeRunner(self.read_methods, code_workers)
+        self.run_code = self.code.run
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be
@@ -136,6 +148,7 @@ class Hoard:
         return self.maintenance.startup_report(self._startup)
 
     def close(self) -> None:
+        self.code.close()
         if self.watcher is not None:
             self.watcher.stop()
         self.index.close()

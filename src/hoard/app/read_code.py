@@ -7,13 +7,13 @@ without a grant and no write is reachable. The sandbox never sees the vault.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from hoard.adapters.sandbox.pool import HostFn, Limits, RunResult, Sandbox
-from hoard.app.hoard import Hoard
+from hoard.adapters.sandbox.pool import HostFn, Limits, Sandbox
 from hoard.core.errors import InvalidArgument
-from hoard.core.models import to_json
+from hoard.core.models import RunResult, to_json
 from hoard.core.policy import Caller
 
 TOOL_ARGS: dict[str, tuple[str, ...]] = {
@@ -30,14 +30,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-def make_host(hoard: Hoard, caller: Caller) -> HostFn:
+def make_host(methods: dict[str, Callable[..., Any]], caller: Caller) -> HostFn:
     """``host(tool, args)`` for :meth:`Sandbox.run`: the four read tools, as ``caller``."""
-    methods: dict[str, Callable[..., Any]] = {
-        "search": hoard.search,
-        "read": hoard.read,
-        "links": hoard.links,
-        "list": hoard.list,
-    }
 
     def host(tool: str, args: dict[str, Any]) -> Any:
         if tool not in TOOL_ARGS:
@@ -63,7 +57,41 @@ def make_host(hoard: Hoard, caller: Caller) -> HostFn:
 
 
 def read_code(
-    hoard: Hoard, sandbox: Sandbox, code: str, caller: Caller, limits: Limits | None = None
+    methods: dict[str, Callable[..., Any]],
+    sandbox: Sandbox,
+    code: str,
+    caller: Caller,
+    limits: Limits | None = None,
 ) -> RunResult:
-    """Run ``code`` with ``caller``'s read rights; raises the sandbox's refusals."""
-    return sandbox.run(code, make_host(hoard, caller), limits)
+    """Run ``code`` in ``sandbox`` with ``caller``'s read rights; raises its refusals."""
+    return sandbox.run(code, make_host(methods, caller), limits)
+
+
+class CodeRunner:
+    """read_code as a use-case: the sandbox's worker pool (started on first use, then kept
+    warm) and the four read use-cases the scripts reach."""
+
+    def __init__(self, methods: dict[str, Callable[..., Any]], workers: int = 2) -> None:
+        if set(methods) != set(TOOL_ARGS):
+            raise ValueError(f"read_code needs exactly {', '.join(TOOL_ARGS)}")
+        self.methods = methods
+        self.workers = workers
+        self._sandbox: Sandbox | None = None
+        self._lock = threading.Lock()
+
+    def sandbox(self) -> Sandbox:
+        with self._lock:
+            if self._sandbox is None:
+                self._sandbox = Sandbox(workers=self.workers)
+            return self._sandbox
+
+    def run(self, code: str, caller: Caller, limits: Limits | None = None) -> RunResult:
+        """Run ``code`` with ``caller``'s read rights; raises the sandbox's refusals."""
+        return read_code(self.methods, self.sandbox(), code, caller, limits)
+
+    def close(self) -> None:
+        """Stop the workers (a server's shutdown and :meth:`Hoard.close` call this)."""
+        with self._lock:
+            if self._sandbox is not None:
+                self._sandbox.close()
+                self._sandbox = None

@@ -304,3 +304,14 @@ def to_json(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {str(k): to_json(v) for k, v in obj.items()}
     return obj
+
+
+@dataclass
+class RunResult:
+    """read_code's answer: the script's return value, its console lines, the host calls it
+    made and its wall-clock time."""
+
+    result: Any
+    logs: list[str]
+    calls: list[dict[str, Any]]
+    elapsed_ms: float

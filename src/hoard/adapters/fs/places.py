@@ -1,12 +1,8 @@
-"""Defaults shared by surfaces, kept in a module that imports nothing heavy (the CLI reads
-them without loading the MCP SDK)."""
+"""Where hoard keeps its state by default: one folder per vault under the XDG state dir."""
 
 import hashlib
 import os
 from pathlib import Path
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
 
 
 def default_state_dir(vault: Path) -> Path:

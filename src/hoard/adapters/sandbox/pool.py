@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard.core.errors import Busy, HoardError, IoError, SandboxError, SandboxLimit
+from hoard.core.models import RunResult
 
 log = logging.getLogger("hoard.sandbox")
 
@@ -68,14 +69,6 @@ class Limits:
     result_size: int = 1 * MIB
     logs: int = 64 * KIB
     call_args: int = 1 * MIB
-
-
-@dataclass
-class RunResult:
-    result: Any
-    logs: list[str]
-    calls: list[dict[str, Any]]
-    elapsed_ms: float
 
 
 @dataclass

@@ -1,18 +1,80 @@
-"""The CLI's owner commands: ``serve``, ``token`` and ``grant`` (parsing lives in cli.py)."""
+"""The CLI's owner commands: ``serve``, ``token`` and ``grant``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
+from typing import Any
 
-from hoard.adapters.fs.places import DEFAULT_HOST, DEFAULT_PORT
 from hoard.adapters.tokens import TokenStore, default_tokens_path
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument, NotFound
-from hoard.core.policy import LOCAL_DEFAULT, Caller
+from hoard.core.policy import LOCAL_DEFAULT, SCOPES, WRITE_MODES, Caller
+from hoard.surfaces.cli.common import Progress, add_common
+from hoard.surfaces.defaults import DEFAULT_HOST, DEFAULT_PORT
+from hoard.surfaces.serve import connect_help, serve_http, serve_stdio
 
 EXIT_OK = 0
+
+
+def add_parsers(sub: Any) -> None:
+    """``serve``, ``token`` and ``grant``."""
+    p = sub.add_parser("serve", help="run the MCP server (stdio, or Streamable HTTP)")
+    add_common(p)
+    transport = p.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="serve over stdio (default)")
+    transport.add_argument(
+        "--http",
+        nargs="?",
+        const=f"{DEFAULT_HOST}:{DEFAULT_PORT}",
+        default=None,
+        metavar="HOST:PORT",
+        help=f"serve Streamable HTTP at /mcp (default {DEFAULT_HOST}:{DEFAULT_PORT})",
+    )
+    p.add_argument("--tokens", type=Path, default=None, help="the tokens file")
+    p.add_argument(
+        "--as",
+        dest="as_name",
+        default=None,
+        help="over stdio: act as this caller from the tokens file",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse every HTTP request (503) while the tokens file is missing, "
+        "unreadable, malformed, a symlink or writable by others",
+    )
+    p.add_argument(
+        "--allow-remote", action="store_true", help="allow binding a non-loopback address"
+    )
+    p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
+
+    p = sub.add_parser("token", help="manage the callers allowed over HTTP")
+    tsub = p.add_subparsers(dest="token_command", required=True, metavar="ACTION")
+    t = tsub.add_parser("add", help="create a caller and print its token once")
+    t.add_argument("name")
+    t.add_argument("--scopes", default="read", help="comma-separated: " + ",".join(SCOPES))
+    t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
+    t.add_argument("--tokens", type=Path, default=None)
+    t.add_argument("--json", action="store_true")
+    t = tsub.add_parser("list", help="list callers (never their tokens)")
+    t.add_argument("--tokens", type=Path, default=None)
+    t.add_argument("--json", action="store_true")
+    t = tsub.add_parser("revoke", help="remove a caller; effective on its next request")
+    t.add_argument("name")
+    t.add_argument("--tokens", type=Path, default=None)
+    t.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("grant", help="let a caller see protected notes for a while")
+    add_common(p)
+    p.add_argument("caller", nargs="?")
+    p.add_argument("glob", nargs="?")
+    p.add_argument("--minutes", type=float, default=30.0)
+    p.add_argument("--list", action="store_true", help="active grants and pending requests")
+    p.add_argument("--revoke", metavar="GRANT_ID", help="end a grant now")
+    p.add_argument("--approve", metavar="REQUEST_ID", help="approve an access request")
 
 
 def token_command(args: argparse.Namespace) -> int:
@@ -69,9 +131,6 @@ def parse_http(value: str) -> tuple[str, int]:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from hoard.surfaces.cli.main import Progress
-    from hoard.surfaces.serve import connect_help, serve_http, serve_stdio
-
     tokens_path = args.tokens or default_tokens_path()
     store = TokenStore(tokens_path, strict=args.strict)
     caller: Caller = LOCAL_DEFAULT

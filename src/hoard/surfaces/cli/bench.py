@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard.core.errors import InvalidArgument
+from hoard.surfaces.cli.common import Progress
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -73,7 +74,6 @@ def _load_baseline(path: Path | None) -> dict[str, Any] | None:
 def bench_command(args: argparse.Namespace, argv: list[str] | None = None) -> int:
     from hoard.benchmark.report import render, write_receipt
     from hoard.benchmark.run import Options, failures, run_bench
-    from hoard.surfaces.cli.main import Progress
 
     baseline = _load_baseline(args.compare)
     opts = Options(

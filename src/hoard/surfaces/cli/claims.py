@@ -11,15 +11,19 @@ import argparse
 import json
 from typing import Any
 
+from hoard.app.hoard import Hoard
 from hoard.app.honesty import ClaimGetResult, ClaimListResult, Honesty, SynthesisStatusResult
 from hoard.core.models import to_json
 from hoard.core.policy import OWNER
+from hoard.surfaces.cli.common import add_common
+
+COMMANDS = ("claims",)
 
 
-def add_claims_parser(sub: Any, common: Any) -> None:
-    """Add ``claims`` to the CLI's subparsers; ``common`` adds --vault/--state-dir/--json."""
+def add_parsers(sub: Any) -> None:
+    """Add ``claims`` to the CLI's subparsers."""
     p = sub.add_parser("claims", help="recorded claims, checked claims and summary states")
-    common(p)
+    add_common(p)
     p.add_argument("--subject", default=None, help="only claims about this subject")
     p.add_argument("--source", default=None, help="only claims taken from this note")
     p.add_argument(
@@ -28,6 +32,10 @@ def add_claims_parser(sub: Any, common: Any) -> None:
     p.add_argument("--scope", default="global", help="with --get (default: global)")
     p.add_argument("--at", default=None, help="with --get: ISO 8601 moment (default: now)")
     p.add_argument("--status", metavar="SUMMARY", help="a registered summary's state")
+
+
+def run(args: argparse.Namespace, hoard: Hoard) -> int:
+    return claims_command(args, hoard.honesty)
 
 
 def claims_command(args: argparse.Namespace, honesty: Honesty) -> int:

@@ -11,8 +11,37 @@ from typing import Any
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import HistoryResult, RevisionContent, to_json
+from hoard.surfaces.cli.common import add_common
 
-WRITE_COMMANDS = ("history", "restore", "proposals", "confirm", "reject", "recover")
+COMMANDS = ("history", "restore", "proposals", "confirm", "reject", "recover")
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("history", help="a note's preserved revisions and write events")
+    add_common(p)
+    p.add_argument("path", nargs="?")
+    p.add_argument("--revision", default=None, help="print one preserved revision's bytes")
+
+    p = sub.add_parser("restore", help="recreate a note from a preserved revision")
+    add_common(p)
+    p.add_argument("revision_id")
+    p.add_argument("--path", default=None, help="where to recreate it (default: its old path)")
+
+    p = sub.add_parser("proposals", help="pending write proposals")
+    add_common(p)
+
+    p = sub.add_parser("confirm", help="apply a proposal (shows the diff and asks)")
+    add_common(p)
+    p.add_argument("proposal_id")
+    p.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
+
+    p = sub.add_parser("reject", help="drop a proposal")
+    add_common(p)
+    p.add_argument("proposal_id")
+
+    p = sub.add_parser("recover", help="complete or report interrupted transactions")
+    add_common(p)
+    p.add_argument("transaction_id", nargs="?")
 
 
 def _out(args: argparse.Namespace, obj: Any, text: str) -> None:
@@ -22,7 +51,7 @@ def _out(args: argparse.Namespace, obj: Any, text: str) -> None:
         print(text)
 
 
-def write_command(args: argparse.Namespace, hoard: Hoard) -> int:
+def run(args: argparse.Namespace, hoard: Hoard) -> int:
     w = hoard.writes
     cmd = args.command
     if cmd == "history":

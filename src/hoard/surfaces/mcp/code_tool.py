@@ -7,9 +7,8 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from hoard.adapters.sandbox.pool import RunResult
-from hoard.app.read_code import read_code
-from hoard.surfaces.mcp.server import READ_ONLY, HoardMCP, add_tools, tool_result
+from hoard.core.models import RunResult
+from hoard.surfaces.mcp.results import READ_ONLY, ToolHost, add_tools, tool_result
 
 CODE_DESCRIPTION = (
     "The body of an async JavaScript function; its return value (JSON) is the result. "
@@ -17,14 +16,14 @@ CODE_DESCRIPTION = (
 )
 
 
-def register_code_tool(mcp: HoardMCP) -> None:
+def register_code_tool(mcp: ToolHost) -> None:
     hoard = mcp.hoard
 
     @tool_result
     def read_code_tool(
         code: Annotated[str, Field(description=CODE_DESCRIPTION)], ctx: Context
     ) -> RunResult:
-        return read_code(hoard, mcp.sandbox(), code, mcp.caller_of(ctx))
+        return hoard.run_code(code, mcp.caller_of(ctx))
 
     read_code_tool.__name__ = "read_code"
     add_tools(

@@ -13,11 +13,10 @@ from hoard.app.honesty import (
     ClaimGetResult,
     ClaimListResult,
     ClaimRecordResult,
-    Honesty,
     SynthesisRegisterResult,
     SynthesisStatusResult,
 )
-from hoard.surfaces.mcp.server import READ_ONLY, RECORDS, HoardMCP, add_tools, tool_result
+from hoard.surfaces.mcp.results import READ_ONLY, RECORDS, ToolHost, add_tools, tool_result
 
 NotePath = Annotated[str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")]
 Scope = Annotated[str, Field(description='Where the statement holds; "global" by default.')]
@@ -32,7 +31,9 @@ CHECKS = ToolAnnotations(
 )
 
 
-def register_honesty_tools(mcp: HoardMCP, honesty: Honesty) -> None:
+def register_honesty_tools(mcp: ToolHost) -> None:
+    honesty = mcp.hoard.honesty
+
     @tool_result
     def claim_record(
         subject: Annotated[str, Field(description="What the statement is about.")],

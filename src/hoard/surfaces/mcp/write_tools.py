@@ -21,7 +21,7 @@ from hoard.core.models import (
     RestoreResult,
     WriteResult,
 )
-from hoard.surfaces.mcp.server import READ_ONLY, HoardMCP, add_tools, tool_result
+from hoard.surfaces.mcp.results import READ_ONLY, ToolHost, add_tools, tool_result
 
 WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
@@ -40,7 +40,7 @@ DryRun = Annotated[
 ]
 
 
-def register_write_tools(mcp: HoardMCP) -> None:
+def register_write_tools(mcp: ToolHost) -> None:
     hoard = mcp.hoard
     writes = hoard.writes
     srv = mcp.server

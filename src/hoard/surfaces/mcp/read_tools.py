@@ -1,0 +1,162 @@
+"""The MCP tools that read: search, read, list, links, policy and the access request, plus
+notes as ``vault://`` resources."""
+
+# No `from __future__ import annotations` here: the SDK reads these signatures at runtime.
+
+import json
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ResourceError
+from pydantic import Field
+
+from hoard.core.errors import HoardError, TooLarge
+from hoard.core.models import (
+    AccessRequestResult,
+    LinksResult,
+    ListResult,
+    PolicyResult,
+    ReadResult,
+    SearchResult,
+)
+from hoard.surfaces.mcp.results import (
+    READ_ONLY,
+    RECORDS,
+    ToolHost,
+    add_tools,
+    inline_tool_result,
+    tool_result,
+)
+
+INLINE_READ_BYTES = 1 << 20
+"""``vault_read`` of a note up to this size runs on the event loop; a larger one (up to the
+hard cap of hundreds of MB, hashed whole for its revision) takes a worker thread."""
+
+NotePath = Annotated[str, Field(description="Vault-relative note path, e.g. tech/hue-bridge.md.")]
+
+DESCRIPTIONS = {
+    "vault_search": "Ranked full-text search over the vault's notes (BM25, stemming, typo "
+    "tolerance). Returns paths, titles, scores and snippets to cite; read the notes you need "
+    "next.",
+    "vault_read": "Read one note by its vault-relative path, with its revision (SHA-256 of the "
+    "bytes) and parsed frontmatter. Large notes are read in byte ranges (offset, next_offset).",
+    "vault_list": "List a folder of the vault as it is on disk now (notes, folders, sizes, times).",
+    "vault_links": "A note's outgoing wikilinks (resolved or broken) and the notes that link "
+    "to it.",
+    "vault_policy": "What this caller may do here: scopes, write mode, private and protected "
+    "globs, active grants.",
+    "vault_request_access": "Ask the vault owner for a time-limited grant to see protected "
+    "notes matching a glob. Records a pending request; nothing is granted until the owner "
+    "approves.",
+}
+
+
+def register_read_tools(host: ToolHost) -> None:
+    register_search_and_read(host)
+    register_graph_and_policy(host)
+    register_note_resource(host)
+
+
+def register_search_and_read(host: ToolHost) -> None:
+    hoard = host.hoard
+
+    @tool_result
+    def vault_search(
+        query: Annotated[str, Field(description="What to look for; any text is valid.")],
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
+        mode: Annotated[
+            str, Field(description='"natural" (default) or "fts" (FTS5 grammar).')
+        ] = "natural",
+        rerank: Annotated[str, Field(description='"auto", "on" or "off".')] = "auto",
+    ) -> SearchResult:
+        return hoard.search(query, limit, folder, mode, rerank, caller=host.caller_of(ctx))
+
+    def small_note(path: object = None, **_: Any) -> bool:
+        size = hoard.note_size(path)
+        return size is None or size <= INLINE_READ_BYTES
+
+    @inline_tool_result(small_note)
+    def vault_read(
+        path: NotePath,
+        ctx: Context,
+        offset: Annotated[int, Field(ge=0, description="Byte offset to start at.")] = 0,
+        max_bytes: Annotated[int | None, Field(ge=1, description="Most bytes to return.")] = None,
+    ) -> ReadResult:
+        return hoard.read(path, offset, max_bytes, caller=host.caller_of(ctx))
+
+    @tool_result
+    def vault_list(
+        ctx: Context,
+        path: Annotated[str, Field(description="Folder to list; empty for the root.")] = "",
+        recursive: bool = False,
+        limit: Annotated[int, Field(ge=1)] = 500,
+    ) -> ListResult:
+        return hoard.list(path, recursive, limit, caller=host.caller_of(ctx))
+
+    tools = [vault_search, vault_read, vault_list]
+    add_tools(host.server, [(fn, DESCRIPTIONS[fn.__name__], READ_ONLY) for fn in tools])
+
+
+def register_graph_and_policy(host: ToolHost) -> None:
+    hoard = host.hoard
+
+    @tool_result
+    def vault_links(
+        path: Annotated[str, Field(description="Vault-relative note path.")],
+        ctx: Context,
+    ) -> LinksResult:
+        return hoard.links(path, caller=host.caller_of(ctx))
+
+    @inline_tool_result()
+    def vault_policy(ctx: Context) -> PolicyResult:
+        return hoard.policy(host.caller_of(ctx))
+
+    @tool_result
+    def vault_request_access(
+        glob: Annotated[str, Field(description="The notes you need, e.g. finance/**.")],
+        reason: Annotated[str, Field(description="Why, in a sentence, for the owner.")],
+        ctx: Context,
+    ) -> AccessRequestResult:
+        req = hoard.request_access(glob, reason, host.caller_of(ctx))
+        return AccessRequestResult(
+            request_id=req.request_id,
+            status="pending",
+            glob=req.glob,
+            reason=req.reason,
+            message="The vault owner can approve this with: hoard grant --approve "
+            f"{req.request_id}",
+        )
+
+    add_tools(
+        host.server,
+        [
+            (vault_links, DESCRIPTIONS["vault_links"], READ_ONLY),
+            (vault_policy, DESCRIPTIONS["vault_policy"], READ_ONLY),
+            (vault_request_access, DESCRIPTIONS["vault_request_access"], RECORDS),
+        ],
+    )
+
+
+def register_note_resource(host: ToolHost) -> None:
+    hoard = host.hoard
+
+    @host.server.resource(
+        "vault://{+path}",
+        name="note",
+        description="A note of the vault, by its vault-relative path.",
+        mime_type="text/markdown",
+    )
+    def note_resource(path: str, ctx: Context) -> str:
+        try:
+            result = hoard.read(path, caller=host.caller_of(ctx))
+            if result.truncated:
+                raise TooLarge(
+                    "the note is larger than one response; use vault_read with offsets",
+                    path=result.path,
+                    size=result.size,
+                )
+        except HoardError as exc:
+            raise ResourceError(json.dumps(exc.to_object(), ensure_ascii=False)) from exc
+        return result.content
