@@ -35,6 +35,7 @@ SPEC_CODES = [
     "sandbox_error",
     "busy",
     "io_error",
+    "ambiguous",  # issue 20 (vault_edit): a section heading that the note repeats
 ]
 
 

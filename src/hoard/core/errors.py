@@ -11,6 +11,7 @@ messages: they call :meth:`HoardError.to_object` (and :attr:`HoardError.http_sta
     ├── ConfigError                 invalid_argument   (hoard.toml: names the key)
     ├── PathRejected                path_rejected
     ├── NotFound                    not_found
+    ├── Ambiguous                   ambiguous          (an edit's heading is repeated)
     ├── Exists                      exists             (current_revision)
     ├── TooLarge                    too_large          (limit, size)
     ├── Conflict                    conflict           (current_revision)
@@ -77,6 +78,13 @@ class PathRejected(HoardError):
 class NotFound(HoardError):
     code = "not_found"
     http_status = 404
+
+
+class Ambiguous(HoardError):
+    """An edit names something the note has more than once (issue 20: ``vault_edit``)."""
+
+    code = "ambiguous"
+    http_status = 409
 
 
 class Exists(HoardError):
@@ -173,4 +181,5 @@ ERROR_CODES: tuple[str, ...] = (
     "sandbox_error",
     "busy",
     "io_error",
+    "ambiguous",
 )
