@@ -19,7 +19,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from hoard.core import fm_edit
 from hoard.core.errors import Ambiguous, HoardError, InvalidArgument, NotFound
@@ -103,6 +103,8 @@ OPS = (
     "add_tags",
     "remove_tags",
 )
+
+_OP_OF: dict[type, str] = dict(zip(get_args(Edit), OPS, strict=True))
 
 # -- parsing the caller's list -------------------------------------------------------------------
 
@@ -387,19 +389,5 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
         try:
             doc = _apply_one(doc, edit)
         except HoardError as exc:
-            raise _at(exc, i, _op_name(edit)) from None
+            raise _at(exc, i, _OP_OF[type(edit)]) from None
     return doc.text()
-
-
-def _op_name(edit: Edit) -> str:
-    return {
-        Append: "append",
-        Prepend: "prepend",
-        AppendToSection: "append_to_section",
-        ReplaceSection: "replace_section",
-        FindReplace: "find_replace",
-        SetFields: "set_fields",
-        RemoveFields: "remove_fields",
-        AddTags: "add_tags",
-        RemoveTags: "remove_tags",
-    }[type(edit)]
