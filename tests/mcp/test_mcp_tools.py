@@ -37,6 +37,9 @@ SPEC_TOOLS = {
     "claim_list",
     "synthesis_register",
     "synthesis_status",
+    "vault_edit",  # SPEC section 11 (issue 20)
+    "vault_move",
+    "vault_tags",
 }
 
 SPEC_FIELDS = {

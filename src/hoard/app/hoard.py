@@ -23,6 +23,7 @@ from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.app.access import Access
 from hoard.app.deps import Deps
+from hoard.app.edit import Edits
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
@@ -96,6 +97,7 @@ class Hoard:
         self.honesty = Honesty(self.deps)
         self.write_core = WriteCore(self.deps)
         self.writes = WritePath(self.write_core)
+        self.edits = Edits(self.writes)
         fallback = SubstringSearcher(self.vault, self.config)
         self.searching = SearchFlow(
             self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty

@@ -190,7 +190,7 @@ class WritePath:
         gates.require_scope(caller, "confirm")
         p = self.pending(proposal_id)
         text = p.content.decode("utf-8")
-        if p.tool == "vault_write":
+        if p.tool in ("vault_write", "vault_edit"):  # an edit's proposal holds its result
             result: Any = self.write(
                 p.path,
                 text,

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from hoard import __version__
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
-from hoard.surfaces.cli import admin, bench, claims, reads, writes
+from hoard.surfaces.cli import admin, bench, claims, edits, reads, writes
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
 
 #: Groups whose commands open the vault: each module has COMMANDS, add_parsers and run.
@@ -28,6 +28,7 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
     (reads.COMMANDS, reads.run),
     (writes.COMMANDS, writes.run),
     (claims.COMMANDS, claims.run),
+    (edits.COMMANDS, edits.run),
 )
 
 
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_parsers(sub)
     writes.add_parsers(sub)
     claims.add_parsers(sub)
+    edits.add_parsers(sub)
     return parser
 
 

@@ -22,6 +22,7 @@ from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
 from hoard.core.policy import Caller
 from hoard.surfaces.mcp.code_tool import register_code_tool
+from hoard.surfaces.mcp.edit_tools import register_edit_tools
 from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
 from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
@@ -33,6 +34,7 @@ __all__ = ["CALLER_SCOPE_KEY", "TOOL_GROUPS", "HoardMCP"]
 TOOL_GROUPS: tuple[Callable[[ToolHost], None], ...] = (
     register_read_tools,
     register_write_tools,
+    register_edit_tools,
     register_honesty_tools,
     register_code_tool,
 )

@@ -1,0 +1,115 @@
+"""``hoard edit``: the owner's small edits to one note, through the same use-case as the
+``vault_edit`` tool (so the same write path, gates and ledger).
+
+- ``hoard edit PATH --append TEXT`` / ``--prepend TEXT``;
+- ``--section HEADING --append-section TEXT`` / ``--replace-section TEXT``;
+- ``--replace FIND REPLACEMENT [--count N]``;
+- ``--set KEY=VALUE`` (VALUE read as JSON when it parses, else the string) / ``--unset KEY``;
+- ``--tag T`` / ``--untag T``;
+- ``--edits JSON`` (the tool's list; ``-`` reads it from stdin), applied after the flags.
+
+Without ``--revision`` the note's current revision is used (the owner edits what is there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from hoard.app.hoard import Hoard
+from hoard.core.errors import InvalidArgument
+from hoard.core.models import to_json
+from hoard.surfaces.cli.common import add_common
+
+COMMANDS = ("edit",)
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("edit", help="small edits to a note (append, section, fields, tags...)")
+    add_common(p)
+    p.add_argument("path")
+    p.add_argument("--append", action="append", default=[], metavar="TEXT")
+    p.add_argument("--prepend", action="append", default=[], metavar="TEXT")
+    p.add_argument("--section", metavar="HEADING", help="the heading for the section flags")
+    p.add_argument("--level", type=int, default=None, help="the section heading's level")
+    p.add_argument("--append-section", metavar="TEXT", help="add TEXT at the section's end")
+    p.add_argument("--replace-section", metavar="TEXT", help="replace what is under HEADING")
+    p.add_argument("--replace", nargs=2, action="append", default=[], metavar=("FIND", "NEW"))
+    p.add_argument("--count", type=int, default=1, help="matches --replace expects (1)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--unset", action="append", default=[], metavar="KEY")
+    p.add_argument("--tag", action="append", default=[], metavar="TAG")
+    p.add_argument("--untag", action="append", default=[], metavar="TAG")
+    p.add_argument("--edits", default=None, help="a JSON list of edit objects; - for stdin")
+    p.add_argument("--revision", default=None, help="the revision you edit (default: current)")
+    p.add_argument("--dry-run", action="store_true", help="show the diff, change nothing")
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def edits_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"op": "prepend", "text": t} for t in args.prepend]
+    out += [{"op": "append", "text": t} for t in args.append]
+    for op, text in (
+        ("append_to_section", args.append_section),
+        ("replace_section", args.replace_section),
+    ):
+        if text is not None:
+            if not args.section:
+                raise InvalidArgument(
+                    f"--{op.replace('_to_', '-').replace('_', '-')} needs --section HEADING"
+                )
+            out.append({"op": op, "heading": args.section, "level": args.level, "text": text})
+    out += [
+        {"op": "find_replace", "find": f, "replace": r, "expected_count": args.count}
+        for f, r in args.replace
+    ]
+    if args.set:
+        pairs = [s.partition("=") for s in args.set]
+        if any(not k or not eq for k, eq, _ in pairs):
+            raise InvalidArgument("--set takes KEY=VALUE")
+        out.append({"op": "set_fields", "fields": {k: _value(v) for k, _, v in pairs}})
+    if args.unset:
+        out.append({"op": "remove_fields", "keys": args.unset})
+    if args.tag:
+        out.append({"op": "add_tags", "tags": args.tag})
+    if args.untag:
+        out.append({"op": "remove_tags", "tags": args.untag})
+    if args.edits is not None:
+        text = sys.stdin.read() if args.edits == "-" else args.edits
+        try:
+            listed = json.loads(text)
+        except ValueError as exc:
+            raise InvalidArgument(f"--edits is not JSON: {exc}") from exc
+        if not isinstance(listed, list):
+            raise InvalidArgument("--edits must be a JSON list of edit objects")
+        out += listed
+    for edit in out:
+        if edit.get("level", 0) is None:
+            del edit["level"]
+    if not out:
+        raise InvalidArgument("nothing to do: give at least one edit flag or --edits")
+    return out
+
+
+def run(args: argparse.Namespace, hoard: Hoard) -> int:
+    edits = edits_from_args(args)
+    revision = args.revision or hoard.read(args.path, 0, 1).revision
+    result = hoard.edits.edit(args.path, edits, revision, args.dry_run)
+    if args.json:
+        print(json.dumps(to_json(result), ensure_ascii=False, indent=2))
+    elif result.status == "dry_run":
+        sys.stdout.write(result.diff or "no change\n")
+        violations = result.preflight.violations if result.preflight else []
+        for v in violations:
+            print(f"would break the contract: {v['field']}: {v['message']}", file=sys.stderr)
+    else:
+        print(f"{result.status} {result.path} ({(result.revision or '')[:12]})")
+    return 0
