@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
+import socket
 from pathlib import Path
 
 from hoard.adapters.tokens import TokenStore
@@ -71,16 +73,12 @@ def serve_stdio(hoard: Hoard, caller: Caller) -> None:
         mcp.close()
 
 
-def serve_http(
-    hoard: Hoard,
-    caller: Caller,
-    tokens: TokenStore,
-    host: str,
-    port: int,
-    allow_remote: bool = False,
-) -> None:
-    import uvicorn
+class PortUnavailable(Exception):
+    """The HTTP address cannot be bound; the message is one line for the person at the
+    terminal: which address, why, and what to do instead."""
 
+
+def check_remote(host: str, allow_remote: bool) -> None:
     if not is_loopback(host):
         if not allow_remote:
             raise SystemExit(
@@ -91,12 +89,57 @@ def serve_http(
             "serving on %s: reachable from other machines; keep tokens secret and put TLS in front",
             host,
         )
+
+
+def bind_http(host: str, port: int) -> socket.socket:
+    """Bind and listen on ``host:port`` before anything is announced, so a taken port is one
+    clear line rather than a connection snippet followed by uvicorn's raw error."""
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise PortUnavailable(f"cannot bind {shown}:{port}: {exc.strerror}") from exc
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"port {port} on {shown} is taken (another program is listening there); "
+                f"choose another with --http {shown}:PORT, e.g. --http {shown}:{port + 1}"
+            ) from exc
+        if exc.errno == errno.EACCES:
+            raise PortUnavailable(
+                f"port {port} on {shown} needs privileges this user lacks; "
+                f"choose a port above 1023 with --http {shown}:PORT"
+            ) from exc
+        raise PortUnavailable(
+            f"cannot bind {shown}:{port}: {exc.strerror}; choose another address with "
+            "--http HOST:PORT"
+        ) from exc
+    sock.setblocking(False)
+    return sock
+
+
+def serve_http(
+    hoard: Hoard,
+    caller: Caller,
+    tokens: TokenStore,
+    host: str,
+    port: int,
+    sock: socket.socket,
+) -> None:
+    """Serve ``host:port`` on its already bound socket (see :func:`bind_http`)."""
+    import uvicorn
+
     mcp = HoardMCP(hoard, caller)
     app = build_app(mcp, tokens, host, port)
     config = uvicorn.Config(
         app,
-        host=host,
-        port=port,
         log_level="warning",
         access_log=False,
         server_header=False,
@@ -104,6 +147,7 @@ def serve_http(
         lifespan="on",
     )
     try:
-        uvicorn.Server(config).run()  # uvicorn handles Ctrl-C and SIGTERM itself
+        uvicorn.Server(config).run(sockets=[sock])  # handles Ctrl-C and SIGTERM itself
     finally:
         mcp.close()
+        sock.close()

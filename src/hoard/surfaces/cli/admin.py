@@ -14,9 +14,17 @@ from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.policy import LOCAL_DEFAULT, SCOPES, WRITE_MODES, Caller
 from hoard.surfaces.cli.common import Progress, add_common
 from hoard.surfaces.defaults import DEFAULT_HOST, DEFAULT_PORT
-from hoard.surfaces.serve import connect_help, serve_http, serve_stdio
+from hoard.surfaces.serve import (
+    PortUnavailable,
+    bind_http,
+    check_remote,
+    connect_help,
+    serve_http,
+    serve_stdio,
+)
 
 EXIT_OK = 0
+EXIT_ERROR = 2
 
 
 def add_parsers(sub: Any) -> None:
@@ -140,6 +148,14 @@ def serve_command(args: argparse.Namespace) -> int:
             raise NotFound(f"--as {args.as_name!r}: no such caller in {tokens_path}")
         caller = entry.caller()
     http = parse_http(args.http) if args.http else None
+    sock = None
+    if http is not None:
+        check_remote(http[0], args.allow_remote)
+        try:
+            sock = bind_http(*http)
+        except PortUnavailable as exc:
+            print(f"hoard: {exc}", file=sys.stderr)
+            return EXIT_ERROR
     bar = Progress("indexing")
     try:
         hoard = Hoard(args.vault, args.state_dir, watch=True, progress=bar)
@@ -153,10 +169,10 @@ def serve_command(args: argparse.Namespace) -> int:
             connect_help(hoard.vault.root, hoard.state_dir, tokens_path, http, demo),
             file=sys.stderr,
         )
-        if http is None:
+        if http is None or sock is None:
             serve_stdio(hoard, caller)
         else:
-            serve_http(hoard, caller, store, http[0], http[1], args.allow_remote)
+            serve_http(hoard, caller, store, http[0], http[1], sock)
     return EXIT_OK
 
 
