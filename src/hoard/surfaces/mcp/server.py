@@ -15,6 +15,7 @@ from typing import Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ListToolsResult
 from pydantic import ValidationError
 
 from hoard import __version__
@@ -24,6 +25,7 @@ from hoard.core.policy import Caller
 from hoard.surfaces.mcp.code_tool import register_code_tool
 from hoard.surfaces.mcp.edit_tools import register_edit_tools
 from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
+from hoard.surfaces.mcp.listing import visible_tools
 from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
 from hoard.surfaces.mcp.write_tools import register_write_tools
@@ -56,9 +58,19 @@ sources; reads and searches then warn when a source drifted.
 
 
 class _Server(MCPServer):
-    """The SDK's server, with one change: arguments its schema rejects come back as the
+    """The SDK's server, with two changes: arguments its schema rejects come back as the
     SPEC's ``invalid_argument`` error object, like every other refusal (the SDK's own text
-    is not JSON and names pydantic internals)."""
+    is not JSON and names pydantic internals); and ``tools/list`` shows a caller only the
+    tools its scopes allow (``caller_of_request`` names the caller of a request)."""
+
+    caller_of_request: Callable[[object], Caller] | None = None
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
+        result = await super()._handle_list_tools(ctx, params)
+        if self.caller_of_request is None:
+            return result
+        caller = self.caller_of_request(getattr(ctx, "request", None))
+        return result.model_copy(update={"tools": visible_tools(result.tools, caller)})
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -88,6 +100,7 @@ class HoardMCP:
             version=__version__,
             log_level="WARNING",
         )
+        self.server.caller_of_request = self.caller_of_request
         for register in TOOL_GROUPS:
             register(self)
 
@@ -100,6 +113,11 @@ class HoardMCP:
             request = ctx.request_context.request
         except ValueError:
             request = None
+        return self.caller_of_request(request)
+
+    def caller_of_request(self, request: object) -> Caller:
+        """The caller the HTTP guard put in the request's scope, else the default caller
+        (stdio, in-process)."""
         scope = getattr(request, "scope", None)
         if isinstance(scope, dict):
             caller = scope.get(CALLER_SCOPE_KEY)

@@ -1,0 +1,111 @@
+"""``tools/list`` shows a caller only the tools its scopes allow: per HTTP session (the
+token's caller) and per ``--as`` caller over stdio, through the official client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from mcp.client.streamable_http import streamable_http_client
+
+from hoard.adapters.tokens import TokenStore
+from mcp import Client, StdioServerParameters
+
+from .conftest import EXAMPLE_VAULT, hoard_env
+
+pytestmark = pytest.mark.anyio
+
+READ_TOOLS = {
+    "vault_search",
+    "vault_read",
+    "vault_list",
+    "vault_links",
+    "vault_policy",
+    "vault_request_access",
+    "vault_proposals",
+    "vault_history",
+    "claim_get",
+    "claim_list",
+    "synthesis_status",
+    "read_code",
+}
+WRITE_TOOLS = {
+    "vault_write",
+    "vault_file_note",
+    "vault_recover",
+    "vault_archive",
+    "vault_restore",
+    "claim_record",
+    "synthesis_register",
+}
+CONFIRM_TOOLS = {"vault_confirm", "vault_reject"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def tool_names(url: str, token: str, mode: str) -> set[str]:
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30.0) as hc,
+        Client(streamable_http_client(url, http_client=hc), mode=mode) as c,
+    ):
+        return {t.name for t in (await c.list_tools()).tools}
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_each_http_caller_is_listed_only_the_tools_its_scopes_allow(
+    hoard_http: Callable[..., Any], mode: str
+) -> None:
+    server = hoard_http(reader="read", writer="read,write", clerk="read,write,confirm")
+    reader = await tool_names(server.url, server.tokens["reader"], mode)
+    writer = await tool_names(server.url, server.tokens["writer"], mode)
+    clerk = await tool_names(server.url, server.tokens["clerk"], mode)
+    assert reader == READ_TOOLS
+    assert writer == READ_TOOLS | WRITE_TOOLS
+    assert clerk == READ_TOOLS | WRITE_TOOLS | CONFIRM_TOOLS
+
+
+async def test_a_hidden_tool_called_by_name_is_still_refused_as_forbidden(
+    hoard_http: Callable[..., Any],
+) -> None:
+    server = hoard_http(reader="read")
+    async with (
+        httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {server.tokens['reader']}"}, timeout=30.0
+        ) as hc,
+        Client(streamable_http_client(server.url, http_client=hc)) as c,
+    ):
+        result = await c.call_tool("vault_write", {"path": "x/new.md", "content": "hi\n"})
+    assert result.is_error
+    assert json.loads(result.content[0].text)["error"] == "forbidden"  # type: ignore[union-attr]
+
+
+async def test_a_stdio_server_run_as_a_read_only_caller_lists_only_reading_tools(
+    hoard_bin: Path, tmp_path: Path
+) -> None:
+    tokens = tmp_path / "tokens.json"
+    TokenStore(tokens).add("reader", "read", "propose")
+    params = StdioServerParameters(
+        command=str(hoard_bin),
+        args=[
+            "serve",
+            "--vault",
+            str(EXAMPLE_VAULT),
+            "--state-dir",
+            str(tmp_path / "state"),
+            "--tokens",
+            str(tokens),
+            "--as",
+            "reader",
+        ],
+        env=hoard_env(tmp_path),
+    )
+    async with Client(params) as c:
+        names = {t.name for t in (await c.list_tools()).tools}
+    assert names == READ_TOOLS
