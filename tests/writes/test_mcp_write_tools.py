@@ -298,7 +298,8 @@ async def test_file_note_archive_restore_and_recover_through_mcp(
 
 
 async def test_write_tools_are_not_read_only_and_archive_is_destructive(hoard: Hoard) -> None:
-    async with Client(server(hoard, WRITER)) as c:
+    # A caller that may confirm: tools/list shows only the tools a caller's scopes allow.
+    async with Client(server(hoard, LOCAL_DEFAULT)) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
 
     for name in WRITE_TOOLS:

@@ -34,7 +34,7 @@ def free_port() -> int:
         return port
 
 
-def wait_until(pred: Callable[[], object], timeout: float = 20.0, interval: float = 0.05) -> None:
+def wait_until(pred: Callable[[], object], timeout: float = 90.0, interval: float = 0.05) -> None:
     deadline = time.monotonic() + timeout
     while not pred():
         if time.monotonic() >= deadline:
