@@ -50,12 +50,12 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-async def tool_names(url: str, token: str, mode: str) -> set[str]:
+async def tools_of(url: str, token: str, mode: str) -> dict[str, Any]:
     async with (
         httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30.0) as hc,
         Client(streamable_http_client(url, http_client=hc), mode=mode) as c,
     ):
-        return {t.name for t in (await c.list_tools()).tools}
+        return {t.name: t for t in (await c.list_tools()).tools}
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -63,12 +63,17 @@ async def test_each_http_caller_is_listed_only_the_tools_its_scopes_allow(
     hoard_http: Callable[..., Any], mode: str
 ) -> None:
     server = hoard_http(reader="read", writer="read,write", clerk="read,write,confirm")
-    reader = await tool_names(server.url, server.tokens["reader"], mode)
-    writer = await tool_names(server.url, server.tokens["writer"], mode)
-    clerk = await tool_names(server.url, server.tokens["clerk"], mode)
-    assert reader == READ_TOOLS
-    assert writer == READ_TOOLS | WRITE_TOOLS
-    assert clerk == READ_TOOLS | WRITE_TOOLS | CONFIRM_TOOLS
+    reader = await tools_of(server.url, server.tokens["reader"], mode)
+    writer = await tools_of(server.url, server.tokens["writer"], mode)
+    clerk = await tools_of(server.url, server.tokens["clerk"], mode)
+    assert set(reader) >= READ_TOOLS
+    # Everything a reader is shown changes no note.
+    for name, tool in reader.items():
+        assert name == "vault_request_access" or tool.annotations.read_only_hint, name
+    assert set(writer) >= READ_TOOLS | WRITE_TOOLS
+    assert set(writer) - set(reader) >= WRITE_TOOLS
+    assert not CONFIRM_TOOLS & set(writer)
+    assert set(clerk) - set(writer) == CONFIRM_TOOLS
 
 
 async def test_a_hidden_tool_called_by_name_is_still_refused_as_forbidden(
@@ -107,5 +112,6 @@ async def test_a_stdio_server_run_as_a_read_only_caller_lists_only_reading_tools
         env=hoard_env(tmp_path),
     )
     async with Client(params) as c:
-        names = {t.name for t in (await c.list_tools()).tools}
-    assert names == READ_TOOLS
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+    assert set(tools) >= READ_TOOLS
+    assert not (WRITE_TOOLS | CONFIRM_TOOLS) & set(tools)
