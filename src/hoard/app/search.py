@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.search.fallback import SubstringSearcher
-from hoard.adapters.search.fts import Fts5Searcher, SearchOutcome, SearchRequest
+from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import Reranker
+from hoard.adapters.search.types import SearchOutcome, SearchRequest
 from hoard.app.access import Visible
 from hoard.app.deps import Deps
 from hoard.app.freshness import IndexKeeper
@@ -94,10 +95,7 @@ class SearchFlow:
             args.query, fetch, args.folder, args.mode, self._visible(caller, visible)
         )
         outcome, error = self._ranked(req)
-        hits = [
-            SearchHit(h.path, h.title, h.score, h.snippet, h.folder, h.frontmatter)
-            for h in outcome.hits
-        ]
+        hits = outcome.hits
         contested = is_contested(hits)
         step = rerank_step(
             reranker,

@@ -16,17 +16,13 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from hoard.adapters.index.store import Index
+from hoard.adapters.search.types import Row, Scored, Scores
 from hoard.adapters.search.typos import Vocabulary
 from hoard.core.config import SearchConfig
 from hoard.core.query import quote
 
-Row = tuple[Any, ...]
-"""One result row of ``Fts5Searcher._run``: ``(id, path, title, folder, fm_json, score)``."""
-Scores = dict[int, tuple[float, bool, Row]]
-"""Note id → (score, found only through a typo correction, row)."""
 RunFn = Callable[[list[str]], list[Row]]
 """Runs FTS5 groups, OR-ed, with the request's folder filter and fetch size (and its
 posting budget, which may leave the commonest groups out)."""
@@ -48,15 +44,15 @@ def _phrases(words: Iterable[str]) -> list[str]:
 def _merge(scores: Scores, extra: list[Row], weight: float) -> None:
     """Add ``weight`` × each extra row's score, scaled so the best extra row counts as much
     as the best score so far; notes only the extra query found join with the bonus alone."""
-    top1 = max(v[0] for v in scores.values()) or 1.0
-    top2 = max(r[5] for r in extra) or 1.0
+    top1 = max(v.score for v in scores.values()) or 1.0
+    top2 = max(r.score for r in extra) or 1.0
     for r in extra:
-        bonus = weight * r[5] / top2 * top1
-        prev = scores.get(r[0])
+        bonus = weight * r.score / top2 * top1
+        prev = scores.get(r.id)
         if prev is None:
-            scores[r[0]] = (bonus, False, r)
+            scores[r.id] = Scored(bonus, False, r)
         else:
-            scores[r[0]] = (prev[0] + bonus, prev[1], prev[2])
+            scores[r.id] = prev._replace(score=prev.score + bonus)
 
 
 def add_phrase_bonus(scores: Scores, pairs: list[str], s: SearchConfig, run: RunFn) -> None:
@@ -83,8 +79,8 @@ def add_feedback(
     in the first few hits (frequent there, rare in the vault) are searched too. ``asked`` are
     the query's own words and the stopwords, which feedback never adds. Hits too short to
     learn from (titles without abstracts) leave the scores alone."""
-    best = sorted(scores.values(), key=lambda v: -v[0])[:FEEDBACK_DOCS]
-    ids = [v[2][0] for v in best]
+    best = sorted(scores.values(), key=lambda v: -v.score)[:FEEDBACK_DOCS]
+    ids = [v.row.id for v in best]
     marks = ",".join("?" * len(ids))
     rows = conn.execute(f"SELECT title, body FROM notes_fts WHERE rowid IN ({marks})", ids)
     docs = [_FEEDBACK_WORD.findall(f"{title} {body}".lower()) for title, body in rows]

@@ -29,8 +29,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from hoard.adapters.search.bonus import Row
 from hoard.adapters.search.budget import GroupCounter
+from hoard.adapters.search.types import Row
 
 NEAR_TOKENS = 10
 """How close the words of the second tier must be: about a sentence."""
@@ -74,23 +74,23 @@ def conjunctive_rows(
 def _fill(out: list[Row], tiers: Sequence[Callable[[], list[Row]]], limit: int) -> list[Row]:
     """``out`` and the rows of each tier in turn that are not in it yet, each tier's scores
     kept under the last row's, until there are ``limit`` rows or no tiers left."""
-    seen = {r[0] for r in out}
+    seen = {r.id for r in out}
     for tier in tiers:
         if len(out) >= limit:
             break
-        rows = [r for r in tier() if r[0] not in seen]
+        rows = [r for r in tier() if r.id not in seen]
         if out and rows:
-            rows = _below(rows, out[-1][5])
+            rows = _below(rows, out[-1].score)
         out = out + rows
-        seen.update(r[0] for r in rows)
+        seen.update(r.id for r in rows)
     return out
 
 
 def _below(rows: list[Row], ceiling: float) -> list[Row]:
     """``rows`` (best first) with scores scaled so the best is just under ``ceiling``,
     keeping their order and proportions."""
-    top = rows[0][5]
+    top = rows[0].score
     if top < ceiling or top <= 0:
         return rows
     factor = ceiling / top * 0.999
-    return [(*r[:5], r[5] * factor) for r in rows]
+    return [r._replace(score=r.score * factor) for r in rows]

@@ -7,10 +7,11 @@ import unicodedata
 
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.rows import rank_multiplier
-from hoard.adapters.search.fts import Hit, SearchOutcome, SearchRequest, diversify, significant
+from hoard.adapters.search.types import SearchOutcome, SearchRequest, diversify, significant
 from hoard.core.config import Config
 from hoard.core.errors import HoardError
 from hoard.core.frontmatter import split_frontmatter
+from hoard.core.models import SearchHit
 from hoard.core.note import parse_note
 from hoard.core.paths import folder_of
 from hoard.core.query import parse_natural
@@ -37,7 +38,7 @@ class SubstringSearcher:
             return SearchOutcome([], self.name)
         budget = self.config.limits.fallback_max_bytes
         weights = dict(self.config.search.folder_weights)
-        hits: list[Hit] = []
+        hits: list[SearchHit] = []
         hidden = 0
         for fs in self.vault.walk():
             if req.folder and not fs.path.startswith(req.folder + "/"):
@@ -70,7 +71,7 @@ class SubstringSearcher:
                 score += 2.0
             score *= rank_multiplier(fs.path, weights)
             hits.append(
-                Hit(
+                SearchHit(
                     fs.path,
                     doc.title,
                     significant(score),

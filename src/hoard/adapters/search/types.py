@@ -1,0 +1,78 @@
+"""The shapes a search passes around: the request, a scored index row, the outcome, and the
+:class:`Searcher` seam that the app's search use-case calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+from hoard.core.models import SearchHit
+
+Visible = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    query: str
+    limit: int = 10
+    folder: str | None = None
+    mode: str = "natural"
+    visible: Visible | None = None
+
+
+class Row(NamedTuple):
+    """One note as a ranking query returns it (see ``FtsQueries``)."""
+
+    id: int
+    path: str
+    title: str
+    folder: str
+    fm_json: str | None
+    score: float
+
+
+class Scored(NamedTuple):
+    """A note's score so far; ``typo_only`` when only a typo correction found it."""
+
+    score: float
+    typo_only: bool
+    row: Row
+
+
+Scores = dict[int, Scored]
+"""Scored notes by their index row id."""
+
+
+@dataclass(slots=True)
+class SearchOutcome:
+    hits: list[SearchHit]
+    engine: str
+    hidden: int = 0
+    error: str | None = None
+    corrections: dict[str, list[str]] = field(default_factory=dict)
+
+
+class Searcher(Protocol):
+    name: str
+
+    def search(self, req: SearchRequest) -> SearchOutcome: ...
+
+
+def diversify(hits: list[SearchHit], cap: int) -> list[SearchHit]:
+    """At most ``cap`` hits per folder before every other folder had its turn; extra hits
+    move below, in their order, and are never dropped."""
+    seen: dict[str, int] = {}
+    first: list[SearchHit] = []
+    later: list[SearchHit] = []
+    for h in hits:
+        n = seen.get(h.folder, 0)
+        (first if n < cap else later).append(h)
+        seen[h.folder] = n + 1
+    return first + later
+
+
+def significant(score: float) -> float:
+    """Six significant digits: BM25 gives words in most notes a tiny IDF, and rounding to
+    decimal places would flatten those scores to zero."""
+    return float(f"{score:.6g}")
