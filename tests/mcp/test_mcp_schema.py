@@ -209,3 +209,23 @@ async def test_every_field_of_every_record_has_the_type_its_full_schema_says(
     records = data.get("entries") or data.get("results") or data.get("outgoing")
     assert records, "the call must return records for this check to mean anything"
     jsonschema.Draft202012Validator(full).validate(data)
+
+
+@pytest.mark.anyio
+async def test_confirm_and_history_publish_every_shape_they_can_return(
+    example_hoard: Hoard,
+) -> None:
+    async with Client(HoardMCP(example_hoard, LOCAL_DEFAULT).server) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        history = await c.call_tool("vault_history", {"path": "tech/hue-bridge.md"})
+    assert not history.is_error  # the client validated it against the published schema
+    confirm, hist = tools["vault_confirm"].output_schema, tools["vault_history"].output_schema
+    assert confirm is not None and hist is not None
+    assert confirm["type"] == "object" and hist["type"] == "object"
+    confirm_titles = {branch.get("title") for branch in confirm["anyOf"]}
+    assert confirm_titles == {"WriteResult", "FileNoteResult", "ArchiveResult", "RestoreResult"}
+    assert {branch.get("title") for branch in hist["anyOf"]} == {"HistoryResult", "RevisionContent"}
+    revision = next(b for b in hist["anyOf"] if b.get("title") == "RevisionContent")
+    assert revision["properties"]["sha256"]["type"] == "string"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(hist).validate({"unexpected": 1})

@@ -4,8 +4,10 @@ confirm, reject, recover. The person at the CLI is the vault owner."""
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from hoard.app.hoard import Hoard
@@ -52,80 +54,89 @@ def _out(args: argparse.Namespace, obj: Any, text: str) -> None:
 
 
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
-    w = hoard.writes
-    cmd = args.command
-    if cmd == "history":
-        if not args.path and not args.revision:
-            raise InvalidArgument("usage: hoard history PATH | hoard history --revision ID")
-        h = w.history(args.path, args.revision)
-        if isinstance(h, RevisionContent):
-            if args.json:
-                _out(args, h, "")
-            elif h.encoding == "utf-8":
-                sys.stdout.write(h.content)
-            else:
-                import base64
+    return RUNNERS[args.command](args, hoard)
 
-                sys.stdout.buffer.write(base64.b64decode(h.content))
-            return 0
-        assert isinstance(h, HistoryResult)
-        lines = [f"{h.path}: {len(h.revisions)} preserved revisions, {len(h.events)} events"]
-        lines += [
-            f"  revision {r.revision_id}  {r.at}  {r.reason:<10} {r.size:>8} B  "
-            f"{r.sha256[:12]}  by {r.caller}"
-            for r in h.revisions
-        ]
-        lines += [
-            f"  event  {e.at}  {e.tool:<16} {e.decision:<10} by {e.caller}"
-            + (f"  ({e.reason})" if e.reason else "")
-            for e in h.events
-        ]
-        _out(args, h, "\n".join(lines))
-    elif cmd == "restore":
-        r = w.restore(args.revision_id, args.path)
-        _out(args, r, f"restored {r.path} from {r.revision_id} ({r.revision[:12]})")
-    elif cmd == "proposals":
-        ps = w.proposals()
-        text = (
-            "\n\n".join(
-                f"{p.proposal_id}  {p.tool} {p.path}  by {p.caller}, expires "
-                f"{p.expires_at}\n{p.diff}"
-                for p in ps.proposals
-            )
-            or "no proposals"
-        )
-        _out(args, ps, text)
-    elif cmd == "confirm":
-        p = w.pending(args.proposal_id) if not args.yes else None
-        if p is not None:
-            if not sys.stdin.isatty():
-                raise InvalidArgument(
-                    "confirm asks on a terminal; pass --yes to confirm without one"
-                )
-            print(f"{p.tool} {p.path} proposed by {p.caller}:\n{p.diff}")
-            if input("Apply this? [y/N] ").strip().lower() not in ("y", "yes"):
-                print("not applied")
-                return 1
-        r = w.confirm(args.proposal_id)
-        _out(
-            args,
-            r,
-            f"confirmed {args.proposal_id}: {getattr(r, 'status', 'done')} "
-            f"{getattr(r, 'path', '')}",
-        )
-    elif cmd == "reject":
-        rj = w.reject(args.proposal_id)
-        _out(args, rj, f"rejected {rj.proposal_id}")
-    else:
-        rec = w.recover(args.transaction_id)
-        text = (
-            "\n".join(
-                f"{t.transaction_id}: {t.state}" + (f" ({t.detail})" if t.detail else "")
-                for t in rec.transactions
-            )
-            or "nothing to recover"
-        )
-        _out(args, rec, text)
-        if any(t.state != "done" for t in rec.transactions):
-            return 1
+
+def _history(args: argparse.Namespace, hoard: Hoard) -> int:
+    if not args.path and not args.revision:
+        raise InvalidArgument("usage: hoard history PATH | hoard history --revision ID")
+    h = hoard.writes.history(args.path, args.revision)
+    if isinstance(h, RevisionContent):
+        if args.json:
+            _out(args, h, "")
+        elif h.encoding == "utf-8":
+            sys.stdout.write(h.content)
+        else:
+            sys.stdout.buffer.write(base64.b64decode(h.content))
+        return 0
+    assert isinstance(h, HistoryResult)
+    lines = [f"{h.path}: {len(h.revisions)} preserved revisions, {len(h.events)} events"]
+    lines += [
+        f"  revision {r.revision_id}  {r.at}  {r.reason:<10} {r.size:>8} B  "
+        f"{r.sha256[:12]}  by {r.caller}"
+        for r in h.revisions
+    ]
+    lines += [
+        f"  event  {e.at}  {e.tool:<16} {e.decision:<10} by {e.caller}"
+        + (f"  ({e.reason})" if e.reason else "")
+        for e in h.events
+    ]
+    _out(args, h, "\n".join(lines))
     return 0
+
+
+def _restore(args: argparse.Namespace, hoard: Hoard) -> int:
+    r = hoard.writes.restore(args.revision_id, args.path)
+    _out(args, r, f"restored {r.path} from {r.revision_id} ({r.revision[:12]})")
+    return 0
+
+
+def _proposals(args: argparse.Namespace, hoard: Hoard) -> int:
+    ps = hoard.writes.proposals()
+    text = "\n\n".join(
+        f"{p.proposal_id}  {p.tool} {p.path}  by {p.caller}, expires {p.expires_at}\n{p.diff}"
+        for p in ps.proposals
+    )
+    _out(args, ps, text or "no proposals")
+    return 0
+
+
+def _confirm(args: argparse.Namespace, hoard: Hoard) -> int:
+    p = hoard.writes.pending(args.proposal_id) if not args.yes else None
+    if p is not None:
+        if not sys.stdin.isatty():
+            raise InvalidArgument("confirm asks on a terminal; pass --yes to confirm without one")
+        print(f"{p.tool} {p.path} proposed by {p.caller}:\n{p.diff}")
+        if input("Apply this? [y/N] ").strip().lower() not in ("y", "yes"):
+            print("not applied")
+            return 1
+    r = hoard.writes.confirm(args.proposal_id)
+    status, path = getattr(r, "status", "done"), getattr(r, "path", "")
+    _out(args, r, f"confirmed {args.proposal_id}: {status} {path}")
+    return 0
+
+
+def _reject(args: argparse.Namespace, hoard: Hoard) -> int:
+    rj = hoard.writes.reject(args.proposal_id)
+    _out(args, rj, f"rejected {rj.proposal_id}")
+    return 0
+
+
+def _recover(args: argparse.Namespace, hoard: Hoard) -> int:
+    rec = hoard.writes.recover(args.transaction_id)
+    text = "\n".join(
+        f"{t.transaction_id}: {t.state}" + (f" ({t.detail})" if t.detail else "")
+        for t in rec.transactions
+    )
+    _out(args, rec, text or "nothing to recover")
+    return 1 if any(t.state != "done" for t in rec.transactions) else 0
+
+
+RUNNERS: dict[str, Callable[[argparse.Namespace, Hoard], int]] = {
+    "history": _history,
+    "restore": _restore,
+    "proposals": _proposals,
+    "confirm": _confirm,
+    "reject": _reject,
+    "recover": _recover,
+}

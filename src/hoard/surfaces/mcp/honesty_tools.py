@@ -31,7 +31,28 @@ CHECKS = ToolAnnotations(
 )
 
 
+DESCRIPTIONS = {
+    "claim_record": "Record an explicit statement (subject, property, value, scope) bound to "
+    "the exact revision of the note it came from, optionally with a validity window or "
+    "superseding one earlier claim.",
+    "claim_get": "The current value of a claim, re-checked against its source note on disk. "
+    "Abstains (never picks a winner) when the source changed or live claims disagree; also "
+    "answers expired or no_claim.",
+    "claim_list": "List recorded claims, by subject and/or source note, with their supersession.",
+    "synthesis_register": "Register a summary note with the current revisions of its sources "
+    "(at most 32). Re-registering replaces the registration; the old one stays in history.",
+    "synthesis_status": "Is a summary still backed by its sources? Walks them transitively "
+    "within a stated budget: current, stale (naming the drifted files), incomplete or "
+    "unregistered.",
+}
+
+
 def register_honesty_tools(mcp: ToolHost) -> None:
+    register_claim_tools(mcp)
+    register_synthesis_tools(mcp)
+
+
+def register_claim_tools(mcp: ToolHost) -> None:
     honesty = mcp.hoard.honesty
 
     @tool_result
@@ -79,6 +100,19 @@ def register_honesty_tools(mcp: ToolHost) -> None:
     ) -> ClaimListResult:
         return honesty.claim_list(subject, source_path, caller=mcp.caller_of(ctx))
 
+    add_tools(
+        mcp.server,
+        [
+            (claim_record, DESCRIPTIONS["claim_record"], RECORDS),
+            (claim_get, DESCRIPTIONS["claim_get"], CHECKS),
+            (claim_list, DESCRIPTIONS["claim_list"], READ_ONLY),
+        ],
+    )
+
+
+def register_synthesis_tools(mcp: ToolHost) -> None:
+    honesty = mcp.hoard.honesty
+
     @tool_result
     def synthesis_register(
         path: NotePath,
@@ -96,37 +130,7 @@ def register_honesty_tools(mcp: ToolHost) -> None:
     add_tools(
         mcp.server,
         [
-            (
-                claim_record,
-                "Record an explicit statement (subject, property, value, scope) bound to the "
-                "exact revision of the note it came from, optionally with a validity window "
-                "or superseding one earlier claim.",
-                RECORDS,
-            ),
-            (
-                claim_get,
-                "The current value of a claim, re-checked against its source note on disk. "
-                "Abstains (never picks a winner) when the source changed or live claims "
-                "disagree; also answers expired or no_claim.",
-                CHECKS,
-            ),
-            (
-                claim_list,
-                "List recorded claims, by subject and/or source note, with their supersession.",
-                READ_ONLY,
-            ),
-            (
-                synthesis_register,
-                "Register a summary note with the current revisions of its sources (at most "
-                "32). Re-registering replaces the registration; the old one stays in history.",
-                RECORDS,
-            ),
-            (
-                synthesis_status,
-                "Is a summary still backed by its sources? Walks them transitively within a "
-                "stated budget: current, stale (naming the drifted files), incomplete or "
-                "unregistered.",
-                CHECKS,
-            ),
+            (synthesis_register, DESCRIPTIONS["synthesis_register"], RECORDS),
+            (synthesis_status, DESCRIPTIONS["synthesis_status"], CHECKS),
         ],
     )

@@ -15,6 +15,7 @@ import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import TypeAdapter
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError, IoError
@@ -104,6 +105,27 @@ def inline_tool_result(
         return wrapper
 
     return decorate
+
+
+def union_schema(types: tuple[type, ...]) -> dict[str, Any]:
+    """An output schema for a tool whose result is one of ``types`` (dataclasses): an object
+    that is any of their schemas. The SDK would wrap a ``Union`` return type in
+    ``{"result": ...}``; this keeps the result's own shape and still declares every field."""
+    branches = [TypeAdapter(t).json_schema(mode="serialization") for t in types]
+    defs: dict[str, Any] = {}
+    for b in branches:
+        defs.update(b.pop("$defs", {}))
+    schema: dict[str, Any] = {"type": "object", "anyOf": branches}
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+def set_output_schema(srv: MCPServer, name: str, types: tuple[type, ...]) -> None:
+    """Declare tool ``name``'s result as one of ``types`` (see :func:`union_schema`)."""
+    tool = srv._tool_manager.get_tool(name)
+    if tool is not None:
+        tool.fn_metadata.output_schema = records_by_keys(simplify_schema(union_schema(types)))
 
 
 def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:

@@ -15,13 +15,22 @@ from pydantic import Field
 from hoard.core.models import (
     ArchiveResult,
     FileNoteResult,
+    HistoryResult,
     ProposalsResult,
     RecoverResult,
     RejectResult,
     RestoreResult,
+    RevisionContent,
     WriteResult,
+    to_json,
 )
-from hoard.surfaces.mcp.results import READ_ONLY, ToolHost, add_tools, tool_result
+from hoard.surfaces.mcp.results import (
+    READ_ONLY,
+    ToolHost,
+    add_tools,
+    set_output_schema,
+    tool_result,
+)
 
 WRITES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
@@ -40,10 +49,39 @@ DryRun = Annotated[
 ]
 
 
+CONFIRM_RESULTS = (WriteResult, FileNoteResult, ArchiveResult, RestoreResult)
+"""A confirmed proposal answers as the write it proposed would have."""
+HISTORY_RESULTS = (HistoryResult, RevisionContent)
+
+DESCRIPTIONS = {
+    "vault_write": "Create or overwrite one note through every gate (contract, revision check, "
+    "lock, atomic replace); the prior bytes are preserved first. Callers in propose mode get a "
+    "proposal with a diff instead; dry_run only checks.",
+    "vault_confirm": "Apply a pending proposal after re-running every gate against the note as "
+    "it is now (needs the confirm scope).",
+    "vault_proposals": "List pending proposals with their diffs.",
+    "vault_reject": "Drop a pending proposal; nothing is written.",
+    "vault_file_note": "Write a note and add its line to the folder's _INDEX.md as one "
+    "journaled transaction that a crash cannot leave half-done.",
+    "vault_recover": "Complete or report an interrupted vault_file_note transaction; never "
+    "overwrites a file that changed meanwhile.",
+    "vault_archive": "Retire a note: its exact bytes go into the ledger first, then the file is "
+    "removed. Lists the links that now dangle. Nothing is ever deleted.",
+    "vault_restore": "Recreate a note from a preserved revision, byte for byte; never over an "
+    "existing file.",
+    "vault_history": "A note's preserved revisions and write events, or one revision's exact "
+    "content with its sha256.",
+}
+
+
 def register_write_tools(mcp: ToolHost) -> None:
-    hoard = mcp.hoard
-    writes = hoard.writes
-    srv = mcp.server
+    register_note_writes(mcp)
+    register_proposal_tools(mcp)
+    register_retire_tools(mcp)
+
+
+def register_note_writes(mcp: ToolHost) -> None:
+    writes = mcp.hoard.writes
 
     @tool_result
     def vault_write(
@@ -54,26 +92,6 @@ def register_write_tools(mcp: ToolHost) -> None:
         dry_run: DryRun = False,
     ) -> WriteResult:
         return writes.write(path, content, expected_revision, dry_run, mcp.caller_of(ctx))
-
-    @tool_result
-    def vault_confirm(
-        proposal_id: Annotated[str, Field(description="The 8-character proposal id.")],
-        ctx: Context,
-    ) -> dict[str, Any]:
-        from hoard.core.models import to_json
-
-        result: dict[str, Any] = to_json(writes.confirm(proposal_id, mcp.caller_of(ctx)))
-        return result
-
-    @tool_result
-    def vault_proposals(ctx: Context) -> ProposalsResult:
-        return writes.proposals(mcp.caller_of(ctx))
-
-    @tool_result
-    def vault_reject(
-        proposal_id: Annotated[str, Field(description="The proposal to drop.")], ctx: Context
-    ) -> RejectResult:
-        return writes.reject(proposal_id, mcp.caller_of(ctx))
 
     @tool_result
     def vault_file_note(
@@ -97,6 +115,50 @@ def register_write_tools(mcp: ToolHost) -> None:
         ctx: Context,
     ) -> RecoverResult:
         return writes.recover(transaction_id, mcp.caller_of(ctx))
+
+    add_tools(
+        mcp.server,
+        [
+            (fn, DESCRIPTIONS[fn.__name__], WRITES)
+            for fn in (vault_write, vault_file_note, vault_recover)
+        ],
+    )
+
+
+def register_proposal_tools(mcp: ToolHost) -> None:
+    writes = mcp.hoard.writes
+
+    @tool_result
+    def vault_confirm(
+        proposal_id: Annotated[str, Field(description="The 8-character proposal id.")],
+        ctx: Context,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = to_json(writes.confirm(proposal_id, mcp.caller_of(ctx)))
+        return result
+
+    @tool_result
+    def vault_proposals(ctx: Context) -> ProposalsResult:
+        return writes.proposals(mcp.caller_of(ctx))
+
+    @tool_result
+    def vault_reject(
+        proposal_id: Annotated[str, Field(description="The proposal to drop.")], ctx: Context
+    ) -> RejectResult:
+        return writes.reject(proposal_id, mcp.caller_of(ctx))
+
+    add_tools(
+        mcp.server,
+        [
+            (vault_confirm, DESCRIPTIONS["vault_confirm"], WRITES),
+            (vault_proposals, DESCRIPTIONS["vault_proposals"], READ_ONLY),
+            (vault_reject, DESCRIPTIONS["vault_reject"], WRITES),
+        ],
+    )
+    set_output_schema(mcp.server, "vault_confirm", CONFIRM_RESULTS)
+
+
+def register_retire_tools(mcp: ToolHost) -> None:
+    writes = mcp.hoard.writes
 
     @tool_result
     def vault_archive(
@@ -127,56 +189,15 @@ def register_write_tools(mcp: ToolHost) -> None:
             str | None, Field(description="One revision: its exact content and sha256.")
         ] = None,
     ) -> dict[str, Any]:
-        from hoard.core.models import to_json
-
         result: dict[str, Any] = to_json(writes.history(path, revision_id, mcp.caller_of(ctx)))
         return result
 
-    tools = [
-        (
-            vault_write,
-            "Create or overwrite one note through every gate (contract, revision "
-            "check, lock, atomic replace); the prior bytes are preserved first. Callers in "
-            "propose mode get a proposal with a diff instead; dry_run only checks.",
-            WRITES,
-        ),
-        (
-            vault_confirm,
-            "Apply a pending proposal after re-running every gate against the "
-            "note as it is now (needs the confirm scope).",
-            WRITES,
-        ),
-        (vault_proposals, "List pending proposals with their diffs.", READ_ONLY),
-        (vault_reject, "Drop a pending proposal; nothing is written.", WRITES),
-        (
-            vault_file_note,
-            "Write a note and add its line to the folder's _INDEX.md as one "
-            "journaled transaction that a crash cannot leave half-done.",
-            WRITES,
-        ),
-        (
-            vault_recover,
-            "Complete or report an interrupted vault_file_note transaction; "
-            "never overwrites a file that changed meanwhile.",
-            WRITES,
-        ),
-        (
-            vault_archive,
-            "Retire a note: its exact bytes go into the ledger first, then the "
-            "file is removed. Lists the links that now dangle. Nothing is ever deleted.",
-            REMOVES,
-        ),
-        (
-            vault_restore,
-            "Recreate a note from a preserved revision, byte for byte; never "
-            "over an existing file.",
-            WRITES,
-        ),
-        (
-            vault_history,
-            "A note's preserved revisions and write events, or one revision's "
-            "exact content with its sha256.",
-            READ_ONLY,
-        ),
-    ]
-    add_tools(srv, tools)
+    add_tools(
+        mcp.server,
+        [
+            (vault_archive, DESCRIPTIONS["vault_archive"], REMOVES),
+            (vault_restore, DESCRIPTIONS["vault_restore"], WRITES),
+            (vault_history, DESCRIPTIONS["vault_history"], READ_ONLY),
+        ],
+    )
+    set_output_schema(mcp.server, "vault_history", HISTORY_RESULTS)
