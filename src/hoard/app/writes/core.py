@@ -167,26 +167,41 @@ class WriteCore:
         intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
         if current.raw is not None:
             failpoints.hit(f"{point}.preserved")
-        try:
+        with self.failure_recorded(tool, caller, rel, current.revision, None, intent):
             atomic.replace(self.vault, rel, new, point, previous=current.raw)
+        self.refresh(rel)
+        failpoints.hit(f"{point}.indexed")
+        self.records.event(
+            tool, caller.name, rel, current.revision, after, "written", intent_id=intent
+        )
+
+    @contextlib.contextmanager
+    def failure_recorded(
+        self,
+        tool: str,
+        caller: Caller,
+        rel: str,
+        before: str | None,
+        after: str | None,
+        intent: int | None,
+    ) -> Iterator[None]:
+        """A refusal of the file system after the intent is recorded as the intent's
+        ``failed`` outcome (and not again by :meth:`attempt`)."""
+        try:
+            yield
         except HoardError as exc:
             self.records.event(
                 tool,
                 caller.name,
                 rel,
-                current.revision,
-                None,
+                before,
+                after,
                 "failed",
                 f"{exc.code}: {exc.message}"[:1000],
                 intent_id=intent,
             )
             exc.ledgered = True
             raise
-        self.refresh(rel)
-        failpoints.hit(f"{point}.indexed")
-        self.records.event(
-            tool, caller.name, rel, current.revision, after, "written", intent_id=intent
-        )
 
     @contextlib.contextmanager
     def attempt(self, tool: str, caller: Caller, path: object) -> Iterator[None]:

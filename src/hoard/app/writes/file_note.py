@@ -4,6 +4,7 @@ and the recovery that completes (or reports) an interrupted one."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
@@ -15,8 +16,10 @@ from hoard.core.errors import (
     InvalidArgument,
     IoError,
 )
+from hoard.core.gates import Current
 from hoard.core.models import (
     FileNoteResult,
+    Preflight,
     RecoverItem,
     RecoverResult,
 )
@@ -25,6 +28,39 @@ from hoard.core.paths import folder_of, stem_of
 from hoard.core.policy import Caller
 
 log = logging.getLogger("hoard.writes")
+
+
+@dataclass(frozen=True, slots=True)
+class Filing:
+    """One vault_file_note: the note and its folder's index, now and after."""
+
+    rel: str
+    idx: str
+    new: bytes
+    new_idx: bytes | None
+    note: Current
+    index: Current
+
+    def result(
+        self,
+        status: str,
+        txn: str | None = None,
+        *,
+        preflight: Preflight | None = None,
+        diff: str | None = None,
+    ) -> FileNoteResult:
+        index_revision = revision_of(self.new_idx) if self.new_idx else self.index.revision
+        return FileNoteResult(
+            status,
+            self.rel,
+            txn,
+            revision_of(self.new),
+            self.idx,
+            index_revision,
+            self.new_idx is not None,
+            preflight=preflight,
+            diff=diff,
+        )
 
 
 class FileNotes:
@@ -54,94 +90,91 @@ class FileNotes:
             raise InvalidArgument("index_line must be one non-empty line")
         new = encode_content(content)
         with atomic.locks(self.core.lock_dir, [rel, idx]):
-            cur_note, cur_idx = self.core.current(rel), self.core.current(idx)
-            new_idx = (
-                None
-                if cur_idx.raw is not None and links_to(cur_idx.raw, rel)
-                else add_index_line(cur_idx.raw, rel, line, folder_of(rel) or "Vault")
-            )
+            filing = self._filing(rel, idx, new, line)
             if dry_run:
-                pre = self.core.preflight(rel, new, cur_note, caller, expected_revision)
-                if new_idx is not None:
-                    pre.violations += [
-                        {**v.as_dict(), "field": f"{idx}: {v.field}"}
-                        for v in gates.validate(idx, new_idx, cur_idx, caller, self.core.config)
-                    ]
-                return FileNoteResult(
-                    "dry_run",
-                    rel,
-                    None,
-                    revision_of(new),
-                    idx,
-                    revision_of(new_idx) if new_idx else cur_idx.revision,
-                    new_idx is not None,
-                    preflight=pre,
-                    diff=gates.unified_diff(rel, cur_note.raw, new),
-                )
-
-            def gate() -> None:
-                gates.refuse_violations(
-                    rel, gates.validate(rel, new, cur_note, caller, self.core.config)
-                )
-                gates.check_revision(rel, cur_note, expected_revision)
-                if new_idx is not None:
-                    gates.refuse_violations(
-                        idx, gates.validate(idx, new_idx, cur_idx, caller, self.core.config)
-                    )
-
-            self.core.guarded("vault_file_note", caller, rel, lambda: cur_note.revision, gate)
-            if caller.write_mode == "propose" and not confirming:
-                p = self.core.propose(
-                    "vault_file_note",
-                    rel,
-                    new,
-                    cur_note.raw,
-                    expected_revision,
-                    caller,
-                    {"index_line": index_line},
-                )
-                return FileNoteResult(
-                    "proposed",
-                    rel,
-                    None,
-                    revision_of(new),
-                    idx,
-                    cur_idx.revision,
-                    new_idx is not None,
-                    p.proposal_id,
-                    iso(p.expires_at),
-                    p.diff,
-                )
-            files = [
-                {"path": rel, "base": cur_note.revision, "new": revision_of(new), "role": "note"}
-            ]
-            blobs = {rel: new}
-            if new_idx is not None:
-                files.append(
-                    {
-                        "path": idx,
-                        "base": cur_idx.revision,
-                        "new": revision_of(new_idx),
-                        "role": "index",
-                    }
-                )
-                blobs[idx] = new_idx
-            txn = self.core.records.begin_transaction(
-                "file_note", {"files": files}, blobs, caller.name
+                return self._dry_run(filing, caller, expected_revision)
+            self.core.guarded(
+                "vault_file_note",
+                caller,
+                rel,
+                lambda: filing.note.revision,
+                lambda: self._gate(filing, caller, expected_revision),
             )
-            failpoints.hit("txn.intent")
-            state, detail = self.roll_forward(txn, files, blobs, caller)
+            if caller.write_mode == "propose" and not confirming:
+                return self._propose(filing, caller, expected_revision, index_line)
+            txn, state, detail = self._commit(filing, caller)
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
-        return FileNoteResult(
-            "written",
-            rel,
-            txn,
-            revision_of(new),
-            idx,
-            revision_of(new_idx) if new_idx else cur_idx.revision,
-            new_idx is not None,
+        return filing.result("written", txn)
+
+    def _filing(self, rel: str, idx: str, new: bytes, line: str) -> Filing:
+        """The note and its folder's index as they are, and as the filing would leave them
+        (no new index bytes when the index links the note already)."""
+        note, index = self.core.current(rel), self.core.current(idx)
+        new_idx = (
+            None
+            if index.raw is not None and links_to(index.raw, rel)
+            else add_index_line(index.raw, rel, line, folder_of(rel) or "Vault")
         )
+        return Filing(rel, idx, new, new_idx, note, index)
+
+    def _dry_run(self, f: Filing, caller: Caller, expected_revision: str | None) -> FileNoteResult:
+        pre = self.core.preflight(f.rel, f.new, f.note, caller, expected_revision)
+        if f.new_idx is not None:
+            pre.violations += [
+                {**v.as_dict(), "field": f"{f.idx}: {v.field}"}
+                for v in gates.validate(f.idx, f.new_idx, f.index, caller, self.core.config)
+            ]
+        return f.result("dry_run", preflight=pre, diff=gates.unified_diff(f.rel, f.note.raw, f.new))
+
+    def _gate(self, f: Filing, caller: Caller, expected_revision: str | None) -> None:
+        config = self.core.config
+        gates.refuse_violations(f.rel, gates.validate(f.rel, f.new, f.note, caller, config))
+        gates.check_revision(f.rel, f.note, expected_revision)
+        if f.new_idx is not None:
+            gates.refuse_violations(
+                f.idx, gates.validate(f.idx, f.new_idx, f.index, caller, config)
+            )
+
+    def _propose(
+        self, f: Filing, caller: Caller, expected_revision: str | None, index_line: str | None
+    ) -> FileNoteResult:
+        p = self.core.propose(
+            "vault_file_note",
+            f.rel,
+            f.new,
+            f.note.raw,
+            expected_revision,
+            caller,
+            {"index_line": index_line},
+        )
+        return FileNoteResult(
+            "proposed",
+            f.rel,
+            None,
+            revision_of(f.new),
+            f.idx,
+            f.index.revision,
+            f.new_idx is not None,
+            p.proposal_id,
+            iso(p.expires_at),
+            p.diff,
+        )
+
+    def _commit(self, f: Filing, caller: Caller) -> tuple[str, str, str | None]:
+        """Journal the transaction (intent and new bytes, durably), then roll it forward."""
+        files = [
+            {"path": f.rel, "base": f.note.revision, "new": revision_of(f.new), "role": "note"}
+        ]
+        blobs = {f.rel: f.new}
+        if f.new_idx is not None:
+            idx_rev = revision_of(f.new_idx)
+            files.append({"path": f.idx, "base": f.index.revision, "new": idx_rev, "role": "index"})
+            blobs[f.idx] = f.new_idx
+        txn = self.core.records.begin_transaction("file_note", {"files": files}, blobs, caller.name)
+        failpoints.hit("txn.intent")
+        state, detail = self.roll_forward(txn, files, blobs, caller)
+        return txn, state, detail
 
     def roll_forward(
         self,

@@ -13,12 +13,12 @@ from hoard.app.writes.core import WriteCore
 from hoard.core import gates
 from hoard.core.errors import (
     Exists,
-    HoardError,
     InvalidArgument,
     IoError,
     NotFound,
     PrivateNote,
 )
+from hoard.core.gates import Current
 from hoard.core.models import (
     ArchiveResult,
     EventInfo,
@@ -59,22 +59,13 @@ class Retirement:
             raise InvalidArgument("expected_revision is required to archive a note")
         with atomic.path_lock(self.core.lock_dir, rel):
             current = self.core.current(rel)
-
-            def gate() -> bytes:
-                if current.raw is None:
-                    raise NotFound(f"no note at {rel!r}", path=rel)
-                if gates.is_private(rel, self.core.config):
-                    raise PrivateNote(
-                        f"{rel!r} is a private note: it is never archived through the server",
-                        path=rel,
-                    )
-                gates.check_revision(rel, current, expected_revision)
-                return current.raw
-
             raw: bytes = self.core.guarded(
-                "vault_archive", caller, rel, lambda: current.revision, gate
+                "vault_archive",
+                caller,
+                rel,
+                lambda: current.revision,
+                lambda: self._archivable(rel, current, expected_revision),
             )
-            sha = revision_of(raw)
             self.core.refresh(rel)  # a note saved since the last sync must resolve its links
             inbound = [p for p in backlinks(self.core.deps.index.reader(), rel) if p != rel]
             if caller.write_mode == "propose" and not confirming:
@@ -85,47 +76,45 @@ class Retirement:
                     "proposed",
                     rel,
                     None,
-                    sha,
+                    revision_of(raw),
                     reason,
                     inbound,
                     p.proposal_id,
                     iso(p.expires_at),
                     p.diff,
                 )
-            failpoints.hit("archive.locked")
-            intent, rev = self.core.records.begin_change(
-                "vault_archive", caller.name, rel, raw, None, reason
+            revision_id = self._preserve_and_unlink(rel, raw, reason, caller)
+        return ArchiveResult("archived", rel, revision_id, revision_of(raw), reason, inbound)
+
+    def _archivable(self, rel: str, current: Current, expected_revision: str) -> bytes:
+        """The gate of vault_archive: the note exists, is not private, and is the revision
+        the caller read."""
+        if current.raw is None:
+            raise NotFound(f"no note at {rel!r}", path=rel)
+        if gates.is_private(rel, self.core.config):
+            raise PrivateNote(
+                f"{rel!r} is a private note: it is never archived through the server", path=rel
             )
-            assert rev is not None
-            failpoints.hit("archive.preserved")
-            try:
-                atomic.unlink(self.core.vault, rel)
-            except HoardError as exc:
-                self.core.records.event(
-                    "vault_archive",
-                    caller.name,
-                    rel,
-                    sha,
-                    sha,
-                    "failed",
-                    f"{exc.code}: {exc.message}",
-                    intent_id=intent,
-                )
-                exc.ledgered = True
-                raise
-            failpoints.hit("archive.unlinked")
-            self.core.refresh(rel)
-            self.core.records.event(
-                "vault_archive",
-                caller.name,
-                rel,
-                sha,
-                None,
-                reason,
-                rev.revision_id,
-                intent_id=intent,
-            )
-        return ArchiveResult("archived", rel, rev.revision_id, sha, reason, inbound)
+        gates.check_revision(rel, current, expected_revision)
+        return current.raw
+
+    def _preserve_and_unlink(self, rel: str, raw: bytes, reason: str, caller: Caller) -> str:
+        """The exact bytes into the ledger first (durably, with the intent), then the file
+        goes; returns the preserved revision's id."""
+        sha = revision_of(raw)
+        failpoints.hit("archive.locked")
+        records = self.core.records
+        intent, rev = records.begin_change("vault_archive", caller.name, rel, raw, None, reason)
+        assert rev is not None
+        failpoints.hit("archive.preserved")
+        with self.core.failure_recorded("vault_archive", caller, rel, sha, sha, intent):
+            atomic.unlink(self.core.vault, rel)
+        failpoints.hit("archive.unlinked")
+        self.core.refresh(rel)
+        records.event(
+            "vault_archive", caller.name, rel, sha, None, reason, rev.revision_id, intent_id=intent
+        )
+        return rev.revision_id
 
     def restore(
         self,
@@ -160,42 +149,26 @@ class Retirement:
                 return RestoreResult(
                     "proposed", rel, revision_id, rev.sha256, p.proposal_id, iso(p.expires_at)
                 )
-            intent, _ = self.core.records.begin_change(
-                "vault_restore", caller.name, rel, None, rev.sha256, "restored"
-            )
-            try:
-                atomic.create_exclusive(self.core.vault, rel, content, "restore")
-            except HoardError as exc:
-                self.core.records.event(
-                    "vault_restore",
-                    caller.name,
-                    rel,
-                    None,
-                    None,
-                    "failed",
-                    f"{exc.code}: {exc.message}",
-                    intent_id=intent,
-                )
-                exc.ledgered = True
-                raise
-            written = self.core.current(rel)
-            if written.revision != rev.sha256:
-                raise IoError(
-                    f"restored bytes of {rel!r} do not match revision {revision_id}'s SHA-256",
-                    path=rel,
-                )
-            self.core.refresh(rel)
-            self.core.records.event(
-                "vault_restore",
-                caller.name,
-                rel,
-                None,
-                rev.sha256,
-                "restored",
-                revision_id,
-                intent_id=intent,
-            )
+            self._recreate(rel, content, revision_id, rev.sha256, caller)
         return RestoreResult("restored", rel, revision_id, rev.sha256)
+
+    def _recreate(
+        self, rel: str, content: bytes, revision_id: str, sha: str, caller: Caller
+    ) -> None:
+        """Create the file exclusively with the preserved bytes and check they landed."""
+        records = self.core.records
+        intent, _ = records.begin_change("vault_restore", caller.name, rel, None, sha, "restored")
+        with self.core.failure_recorded("vault_restore", caller, rel, None, None, intent):
+            atomic.create_exclusive(self.core.vault, rel, content, "restore")
+        if self.core.current(rel).revision != sha:
+            raise IoError(
+                f"restored bytes of {rel!r} do not match revision {revision_id}'s SHA-256",
+                path=rel,
+            )
+        self.core.refresh(rel)
+        records.event(
+            "vault_restore", caller.name, rel, None, sha, "restored", revision_id, intent_id=intent
+        )
 
     def history(
         self, path: str | None = None, revision_id: str | None = None, caller: Caller | None = None
