@@ -70,4 +70,4 @@ clean:
 	rm -rf $(VENV) .state .pytest_cache .mypy_cache .ruff_cache
 
 docs: install
-	$(BIN)/python -c "from hoard.core.config import render_config_reference as r; print(r(), end='')" > docs/config.md
+	$(BIN)/python -c "from hoard.core.config_reference import render_config_reference as r; print(r(), end='')" > docs/config.md

@@ -46,10 +46,11 @@ from benchlib import (
     render_table,
     write_receipt,
 )
+from hoard.adapters.fs.config_file import load_config
 from hoard.app.hoard import Hoard
 from hoard.benchmark.inprocess import RAW_SQL, or_expression
 from hoard.benchmark.queries import with_typo
-from hoard.core.config import Config, load_config
+from hoard.core.config import Config
 
 SEED = 20240611
 WORD = re.compile(r"[^\W_]+")

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
+from hoard.adapters.fs.config_file import load_config
 from hoard.core.config import (
     CONFIG_NAME,
     SCHEMA,
     Config,
     ContractConfig,
-    config_docs,
-    load_config,
     parse_config,
 )
+from hoard.core.config_reference import config_docs, render_config_reference
 from hoard.core.errors import ConfigError, InvalidArgument
 
 
@@ -225,3 +225,10 @@ def test_every_schema_key_is_a_field_with_a_default() -> None:
         for key in keys:
             holder = Config() if not section else getattr(Config(), section)
             assert hasattr(holder, key), f"{section}.{key}"
+
+
+def test_docs_config_md_is_the_generated_reference() -> None:
+    """docs/config.md is `make docs` output: a key added to the schema without regenerating
+    the page fails here."""
+    page = Path(__file__).resolve().parents[2] / "docs" / "config.md"
+    assert page.read_text(encoding="utf-8") == render_config_reference()

@@ -7,9 +7,9 @@ import logging
 import sqlite3
 from pathlib import Path
 
+from hoard.adapters.fs.config_file import load_config
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.parallel import PARALLEL_FROM, prepared_notes, worker_count
-from hoard.core.config import load_config
 
 
 def _vault_of(write_note, n: int) -> None:

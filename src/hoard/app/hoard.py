@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard.adapters.fs.atomic import sweep_staging
+from hoard.adapters.fs.config_file import load_config
 from hoard.adapters.fs.places import default_state_dir
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.fs.watcher import Watcher
@@ -32,7 +33,7 @@ from hoard.app.reading import Reading
 from hoard.app.search import SearchFlow
 from hoard.app.writes.core import WriteCore
 from hoard.app.writes.write_path import WritePath
-from hoard.core.config import Config, load_config
+from hoard.core.config import Config
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import IndexResult
 from hoard.core.policy import OWNER

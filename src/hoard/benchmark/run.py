@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from hoard.adapters.fs.config_file import load_config
 from hoard.benchmark import baselines, inprocess
 from hoard.benchmark import queries as query_set
 from hoard.benchmark.corpus import (
@@ -32,7 +33,6 @@ from hoard.benchmark.corpus import (
 )
 from hoard.benchmark.report import machine_info, now_iso, versions
 from hoard.benchmark.rows import RSS_TARGET_MB, Row, targets_for
-from hoard.core.config import load_config
 from hoard.core.errors import InvalidArgument
 
 Say = Callable[[str], None]

@@ -7,10 +7,8 @@ the same table (and a test keeps them equal). An unknown key or a bad value rais
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hoard.core.errors import ConfigError
@@ -312,7 +310,7 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
     },
 }
 
-_SECTIONS: dict[str, type[Any]] = {
+SECTIONS: dict[str, type[Any]] = {
     "contract": ContractConfig,
     "search": SearchConfig,
     "limits": LimitsConfig,
@@ -326,7 +324,7 @@ def parse_config(data: Mapping[str, Any]) -> Config:
     top: dict[str, Any] = {}
     sections: dict[str, Any] = {}
     for key, value in data.items():
-        if key in _SECTIONS:
+        if key in SECTIONS:
             if not isinstance(value, dict):
                 raise ConfigError(key, "must be a table ([" + key + "])")
             kwargs: dict[str, Any] = {}
@@ -335,7 +333,7 @@ def parse_config(data: Mapping[str, Any]) -> Config:
                 if spec is None:
                     raise ConfigError(f"{key}.{sub}", "unknown key")
                 kwargs[sub] = spec[0](f"{key}.{sub}", sv)
-            sections[key] = _SECTIONS[key](**kwargs)
+            sections[key] = SECTIONS[key](**kwargs)
         elif key in SCHEMA[""]:
             top[key] = SCHEMA[""][key][0](key, value)
         else:
@@ -348,81 +346,3 @@ def parse_config(data: Mapping[str, Any]) -> Config:
     if cfg.rerank.enabled and not cfg.rerank.url.startswith(("http://", "https://")):
         raise ConfigError("rerank.url", "must be an http:// or https:// URL when rerank is enabled")
     return cfg
-
-
-def load_config(vault: Path) -> Config:
-    """Read ``hoard.toml`` from the vault root; defaults when it is absent."""
-    path = vault / CONFIG_NAME
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return Config()
-    except OSError as exc:
-        raise ConfigError("(file)", f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError("(file)", f"{path} is not valid TOML: {exc}") from exc
-    return parse_config(data)
-
-
-def config_docs() -> str:
-    """Markdown reference of every key with its default, generated from :data:`SCHEMA`."""
-    defaults: dict[str, Any] = {"": Config()}
-    for name, cls in _SECTIONS.items():
-        defaults[name] = cls()
-    lines = ["| key | default | meaning |", "|---|---|---|"]
-    for section, keys in SCHEMA.items():
-        for key, (_, doc) in keys.items():
-            value = getattr(defaults[section], key)
-            if isinstance(value, tuple):
-                value = list(value)
-            shown = f"{section}.{key}" if section else key
-            lines.append(f"| `{shown}` | `{_toml_value(value)}` | {doc} |")
-    return "\n".join(lines) + "\n"
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, Mapping):
-        return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
-    return str(v)
-
-
-REFERENCE_HEADER = """# hoard.toml reference
-
-Optional, at the vault root; it travels with the vault. Every key is optional; an unknown key
-or a bad value stops hoard at startup with a message naming the key. This page is generated
-from `hoard.core.config.SCHEMA` by `make docs`, and a test keeps it in step with the code.
-
-"""
-
-REFERENCE_EXAMPLE = """
-Example:
-
-```toml
-private = ["personal-notes/**"]
-protected = ["finance/**"]
-ignore = ["attachments/**"]
-
-[contract]
-tags_max = 8
-
-[search]
-owner_names = ["freja"]
-folder_weights = { "dreams/**" = 0.35, "logs/**" = 0.35, "archives/**" = 0.7 }
-```
-
-Folder weights: the first glob that matches a note's path gives its rank multiplier; a note
-no glob matches keeps 1.0. Setting `folder_weights` replaces the defaults.
-"""
-
-
-def render_config_reference() -> str:
-    """The whole of ``docs/config.md``."""
-    return REFERENCE_HEADER + config_docs() + REFERENCE_EXAMPLE
