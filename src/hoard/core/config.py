@@ -7,11 +7,13 @@ the same table (and a test keeps them equal). An unknown key or a bad value rais
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from hoard.core.errors import ConfigError
+from hoard.core.globs import glob_to_regex
 
 CONFIG_NAME = "hoard.toml"
 
@@ -115,10 +117,6 @@ Check = Callable[[str, Any], Any]
 
 
 def _glob(key: str, pattern: str) -> str:
-    import re
-
-    from hoard.core.globs import glob_to_regex
-
     try:
         glob_to_regex(pattern)
     except re.error as exc:
@@ -169,8 +167,6 @@ def _str(key: str, v: Any) -> str:
 
 
 def _regex(key: str, v: Any) -> str:
-    import re
-
     s = _str(key, v)
     try:
         re.compile(s)

@@ -14,13 +14,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from hoard.adapters.fs.vault import Vault
 from hoard.core.errors import HoardError, NotFound, PathRejected, TooLarge
 from hoard.core.note import revision_of
-
-if TYPE_CHECKING:
-    from hoard.adapters.fs.vault import Vault
 
 MAX_FILE_CHECKS = 128
 MAX_BYTES = 16 * 1024 * 1024
