@@ -8,11 +8,11 @@ from hoard.adapters.index.store import ProgressFn, SyncReport
 from hoard.adapters.ledger.store import AccessRequest
 from hoard.app.deps import Deps
 from hoard.app.freshness import IndexKeeper
-from hoard.app.writes.common import iso
 from hoard.core.contract import check_contract
 from hoard.core.errors import HoardError, InvalidArgument
 from hoard.core.models import BrokenLink, CheckResult, CheckViolation, IndexResult, PolicyResult
 from hoard.core.policy import Caller, policy_notes
+from hoard.core.times import iso
 
 
 class Maintenance:

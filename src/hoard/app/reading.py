@@ -9,13 +9,13 @@ from hoard.adapters.index.graph import backlinks, note_id, outgoing
 from hoard.adapters.index.rows import frontmatter_of
 from hoard.app.deps import Deps
 from hoard.app.honesty import Budget, Honesty
-from hoard.app.writes.common import iso
 from hoard.core.byte_window import utf8_window
 from hoard.core.errors import InvalidArgument, NotFound, Protected, TooLarge
 from hoard.core.models import LinksResult, ListEntry, ListResult, OutgoingLink, ReadResult
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import Caller
+from hoard.core.times import iso
 
 READ_HARD_CAP = 256 * 1024 * 1024
 

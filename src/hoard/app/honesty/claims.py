@@ -12,7 +12,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 
-from hoard.adapters.ledger.honesty_schema import MAX_VALUE, clean_text, iso_instant, parse_instant
+from hoard.adapters.ledger.honesty_schema import MAX_VALUE, clean_text
 from hoard.adapters.ledger.store import new_id
 from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, HashCache
@@ -27,6 +27,7 @@ from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.gates import require_scope
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.times import iso_instant, parse_instant
 
 LIST_LIMIT = 1000
 

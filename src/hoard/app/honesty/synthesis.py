@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hoard.adapters.ledger.honesty_schema import DISCLAIMER, iso_instant
+from hoard.adapters.ledger.honesty_schema import DISCLAIMER
 from hoard.adapters.ledger.store import new_id
 from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, FileState, HashCache
@@ -31,6 +31,7 @@ from hoard.core.gates import require_scope
 from hoard.core.models import to_json
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.times import iso_instant
 
 MAX_SOURCES = 32
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
-from hoard.app.writes.common import add_index_line, encode_content, index_path_for, iso, links_to
+from hoard.app.writes.common import add_index_line, encode_content, index_path_for, links_to
 from hoard.app.writes.core import WriteCore
 from hoard.core import gates
 from hoard.core.errors import (
@@ -26,6 +26,7 @@ from hoard.core.models import (
 from hoard.core.note import revision_of
 from hoard.core.paths import folder_of, stem_of
 from hoard.core.policy import Caller
+from hoard.core.times import iso
 
 log = logging.getLogger("hoard.writes")
 

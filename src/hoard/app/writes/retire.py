@@ -8,7 +8,6 @@ import logging
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks
-from hoard.app.writes.common import iso
 from hoard.app.writes.core import WriteCore
 from hoard.core import gates
 from hoard.core.errors import (
@@ -30,6 +29,7 @@ from hoard.core.models import (
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.times import iso
 
 log = logging.getLogger("hoard.writes")
 

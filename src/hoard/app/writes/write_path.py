@@ -15,7 +15,7 @@ from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.ledger.records import Proposal
-from hoard.app.writes.common import encode_content, iso
+from hoard.app.writes.common import encode_content
 from hoard.app.writes.core import WriteCore
 from hoard.app.writes.file_note import FileNotes
 from hoard.app.writes.retire import Retirement
@@ -36,6 +36,7 @@ from hoard.core.models import (
 )
 from hoard.core.note import revision_of
 from hoard.core.policy import Caller
+from hoard.core.times import iso
 
 log = logging.getLogger("hoard.writes")
 
