@@ -441,7 +441,8 @@ def _finish(proc: subprocess.Popen[bytes]) -> str:
     assert proc.stdin is not None and proc.stderr is not None
     with contextlib.suppress(OSError):
         proc.stdin.close()
-    err = proc.stderr.read().decode("utf-8", errors="replace").strip()
+    with proc.stderr:  # closed here, not left to the garbage collector (a ResourceWarning)
+        err = proc.stderr.read().decode("utf-8", errors="replace").strip()
     return (err or f"exit status {proc.returncode}")[-2000:] if proc.wait() else ""
 
 

@@ -21,8 +21,9 @@ from hoard.benchmark.report import render
 from hoard.benchmark.rows import Row, targets_for
 from hoard.benchmark.run import failures
 from hoard.surfaces.cli.main import build_parser, run
+from tests.helpers import EXAMPLE_VAULT
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+EXAMPLE = EXAMPLE_VAULT
 
 HTTP_ROWS = (
     "read_small",
