@@ -21,6 +21,18 @@ from mcp import Client
 Put = Callable[[str, str], Path]
 
 
+@pytest.fixture
+def vault(vault: Path) -> Path:
+    """Notes under ``secret/`` are protected."""
+    (vault / "hoard.toml").write_text('protected = ["secret/**"]\n', encoding="utf-8")
+    return vault
+
+
+@pytest.fixture
+def honesty(hoard: Hoard) -> Honesty:
+    return hoard.honesty
+
+
 def _data(result: CallToolResult) -> dict[str, Any]:
     if result.is_error:
         first = result.content[0]
@@ -34,12 +46,12 @@ def _data(result: CallToolResult) -> dict[str, Any]:
 
 @pytest.mark.anyio
 async def test_the_tools_record_check_and_refuse_with_spec_error_objects(
-    hoard: Hoard, honesty: Honesty, put: Put, writer: Caller
+    hoard: Hoard, honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
     mcp = HoardMCP(hoard, writer)
-    put("a.md", "IP 10.0.0.42")
-    put("sum.md", "summary of a")
-    put("secret/x.md", "hidden")
+    edit_note("a.md", "IP 10.0.0.42")
+    edit_note("sum.md", "summary of a")
+    edit_note("secret/x.md", "hidden")
 
     async with Client(mcp.server) as c:
         names = {t.name for t in (await c.list_tools()).tools}
@@ -106,10 +118,10 @@ async def test_the_tools_record_check_and_refuse_with_spec_error_objects(
 
 
 def test_hoard_claims_lists_checks_and_reports_summaries(
-    honesty: Honesty, put: Put, writer: Caller, capsys: pytest.CaptureFixture[str]
+    honesty: Honesty, edit_note: Put, writer: Caller, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
-    put("sum.md", "summary")
+    edit_note("a.md", "IP 10.0.0.42")
+    edit_note("sum.md", "summary")
     honesty.claim_record("hue", "ip", "10.0.0.42", "a.md", caller=writer)
     honesty.synthesis_register("sum.md", ["a.md"], caller=writer)
     parser = argparse.ArgumentParser(prog="hoard")
@@ -123,6 +135,6 @@ def test_hoard_claims_lists_checks_and_reports_summaries(
     assert "hue / ip / global = '10.0.0.42'" in run()
     assert run("--get", "hue", "ip").startswith("current: hue / ip / global")
     assert json.loads(run("--status", "sum.md", "--json"))["state"] == "current"
-    put("a.md", "IP 10.0.0.43")
+    edit_note("a.md", "IP 10.0.0.43")
     assert "drifted a.md" in run("--status", "sum.md")
     assert json.loads(run("--get", "hue", "ip", "--json"))["status"] == "abstained_stale_source"

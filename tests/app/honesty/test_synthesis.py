@@ -17,17 +17,17 @@ Put = Callable[[str, str], Path]
 Rev = Callable[[str], str]
 
 
-def _summary(put: Put, honesty: Honesty, path: str, sources: list[str], who: Caller) -> None:
-    put(path, "Summary of " + ", ".join(sources))
+def _summary(edit_note: Put, honesty: Honesty, path: str, sources: list[str], who: Caller) -> None:
+    edit_note(path, "Summary of " + ", ".join(sources))
     honesty.synthesis_register(path, sources, caller=who)
 
 
 def test_a_summary_whose_sources_are_unchanged_is_current_and_says_what_it_is_not(
-    honesty: Honesty, put: Put, rev: Rev, writer: Caller
+    honesty: Honesty, edit_note: Put, rev: Rev, writer: Caller
 ) -> None:
-    put("a.md", "alpha")
-    put("b.md", "beta")
-    put("sum.md", "summary")
+    edit_note("a.md", "alpha")
+    edit_note("b.md", "beta")
+    edit_note("sum.md", "summary")
 
     reg = honesty.synthesis_register("sum.md", ["a.md", "b.md"], caller=writer)
     status = honesty.synthesis_status("sum.md", caller=writer)
@@ -46,14 +46,14 @@ def test_a_summary_whose_sources_are_unchanged_is_current_and_says_what_it_is_no
 
 
 def test_editing_a_source_makes_the_summary_stale_naming_exactly_that_file(
-    honesty: Honesty, put: Put, rev: Rev, writer: Caller
+    honesty: Honesty, edit_note: Put, rev: Rev, writer: Caller
 ) -> None:
     for name in ("a.md", "b.md", "c.md"):
-        put(name, f"text of {name}")
-    _summary(put, honesty, "sum.md", ["a.md", "b.md", "c.md"], writer)
+        edit_note(name, f"text of {name}")
+    _summary(edit_note, honesty, "sum.md", ["a.md", "b.md", "c.md"], writer)
     recorded = rev("b.md")
 
-    put("b.md", "text of b.mD")  # same size, new bytes, new mtime
+    edit_note("b.md", "text of b.mD")  # same size, new bytes, new mtime
     status = honesty.synthesis_status("sum.md", caller=writer)
 
     assert status.state == "stale"
@@ -64,11 +64,11 @@ def test_editing_a_source_makes_the_summary_stale_naming_exactly_that_file(
 
 
 def test_a_deleted_source_makes_the_summary_stale_as_missing(
-    honesty: Honesty, put: Put, vault: Path, writer: Caller
+    honesty: Honesty, edit_note: Put, vault: Path, writer: Caller
 ) -> None:
-    put("a.md", "alpha")
-    put("b.md", "beta")
-    _summary(put, honesty, "sum.md", ["a.md", "b.md"], writer)
+    edit_note("a.md", "alpha")
+    edit_note("b.md", "beta")
+    _summary(edit_note, honesty, "sum.md", ["a.md", "b.md"], writer)
     (vault / "a.md").unlink()
 
     status = honesty.synthesis_status("sum.md", caller=writer)
@@ -84,14 +84,14 @@ def test_a_deleted_source_makes_the_summary_stale_as_missing(
 
 
 def test_a_chain_of_summaries_goes_stale_when_the_deepest_source_changes(
-    honesty: Honesty, put: Put, rev: Rev, writer: Caller
+    honesty: Honesty, edit_note: Put, rev: Rev, writer: Caller
 ) -> None:
-    put("c.md", "the facts")
-    _summary(put, honesty, "b.md", ["c.md"], writer)
-    _summary(put, honesty, "a.md", ["b.md"], writer)
+    edit_note("c.md", "the facts")
+    _summary(edit_note, honesty, "b.md", ["c.md"], writer)
+    _summary(edit_note, honesty, "a.md", ["b.md"], writer)
     assert honesty.synthesis_status("a.md", caller=writer).state == "current"
 
-    put("c.md", "the facts, revised")
+    edit_note("c.md", "the facts, revised")
     status = honesty.synthesis_status("a.md", caller=writer)
 
     assert status.state == "stale"
@@ -100,10 +100,10 @@ def test_a_chain_of_summaries_goes_stale_when_the_deepest_source_changes(
     ]
 
 
-def test_a_cycle_of_summaries_terminates(honesty: Honesty, put: Put, writer: Caller) -> None:
-    put("a.md", "a")
-    put("b.md", "b")
-    put("c.md", "c")
+def test_a_cycle_of_summaries_terminates(honesty: Honesty, edit_note: Put, writer: Caller) -> None:
+    edit_note("a.md", "a")
+    edit_note("b.md", "b")
+    edit_note("c.md", "c")
     honesty.synthesis_register("a.md", ["b.md"], caller=writer)
     honesty.synthesis_register("b.md", ["c.md"], caller=writer)
     honesty.synthesis_register("c.md", ["a.md"], caller=writer)
@@ -115,19 +115,19 @@ def test_a_cycle_of_summaries_terminates(honesty: Honesty, put: Put, writer: Cal
 
 
 def test_a_transitive_graph_of_over_200_sources_is_incomplete_after_exactly_128_checks(
-    honesty: Honesty, put: Put, writer: Caller, frozen_budget: Callable[[], Budget]
+    honesty: Honesty, edit_note: Put, writer: Caller, frozen_budget: Callable[[], Budget]
 ) -> None:
     top: list[str] = []
     for s in range(7):
         leaves = [f"leaf/{s}/{i}.md" for i in range(32)]
         for leaf in leaves:
-            put(leaf, leaf)
-        _summary(put, honesty, f"mid/{s}.md", leaves, writer)
+            edit_note(leaf, leaf)
+        _summary(edit_note, honesty, f"mid/{s}.md", leaves, writer)
         top.append(f"mid/{s}.md")
     for i in range(25):
-        put(f"top-leaf/{i}.md", str(i))
+        edit_note(f"top-leaf/{i}.md", str(i))
         top.append(f"top-leaf/{i}.md")
-    _summary(put, honesty, "top.md", top, writer)
+    _summary(edit_note, honesty, "top.md", top, writer)
 
     status = honesty.synthesis_status("top.md", caller=writer, budget=frozen_budget())
 
@@ -138,11 +138,11 @@ def test_a_transitive_graph_of_over_200_sources_is_incomplete_after_exactly_128_
 
 
 def test_the_byte_budget_and_the_deadline_are_real_limits(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("big.md", "x" * 5000)
-    put("other.md", "y")
-    _summary(put, honesty, "sum.md", ["other.md", "big.md"], writer)
+    edit_note("big.md", "x" * 5000)
+    edit_note("other.md", "y")
+    _summary(edit_note, honesty, "sum.md", ["other.md", "big.md"], writer)
     honesty.cache.forget("big.md")
 
     by_bytes = honesty.synthesis_status("sum.md", caller=writer, budget=Budget(max_bytes=1000))
@@ -160,14 +160,14 @@ def test_the_byte_budget_and_the_deadline_are_real_limits(
 
 
 def test_re_registering_replaces_the_registration_and_keeps_the_old_one_in_history(
-    honesty: Honesty, hoard: Hoard, put: Put, writer: Caller
+    honesty: Honesty, hoard: Hoard, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "a")
-    put("b.md", "b")
-    put("sum.md", "summary")
+    edit_note("a.md", "a")
+    edit_note("b.md", "b")
+    edit_note("sum.md", "summary")
     first = honesty.synthesis_register("sum.md", ["a.md"], caller=writer)
     second = honesty.synthesis_register("sum.md", ["b.md"], caller=writer)
-    put("a.md", "a changed")  # only the old registration named it
+    edit_note("a.md", "a changed")  # only the old registration named it
 
     status = honesty.synthesis_status("sum.md", caller=writer)
     history = honesty.synthesis_history("sum.md", caller=writer)
@@ -184,9 +184,9 @@ def test_re_registering_replaces_the_registration_and_keeps_the_old_one_in_histo
 
 
 def test_a_note_that_was_never_registered_is_unregistered(
-    honesty: Honesty, put: Put, reader: Caller
+    honesty: Honesty, edit_note: Put, reader: Caller
 ) -> None:
-    put("plain.md", "just a note")
+    edit_note("plain.md", "just a note")
 
     status = honesty.synthesis_status("plain.md", caller=reader)
 
@@ -196,12 +196,12 @@ def test_a_note_that_was_never_registered_is_unregistered(
 
 
 def test_a_summary_registers_at_most_32_sources(
-    honesty: Honesty, hoard: Hoard, put: Put, writer: Caller
+    honesty: Honesty, hoard: Hoard, edit_note: Put, writer: Caller
 ) -> None:
     names = [f"s/{i}.md" for i in range(33)]
     for n in names:
-        put(n, n)
-    put("sum.md", "summary")
+        edit_note(n, n)
+    edit_note("sum.md", "summary")
 
     with pytest.raises(InvalidArgument) as err:
         honesty.synthesis_register("sum.md", names, caller=writer)
@@ -214,10 +214,10 @@ def test_a_summary_registers_at_most_32_sources(
 
 
 def test_registering_a_missing_source_is_not_found_and_records_nothing(
-    honesty: Honesty, hoard: Hoard, put: Put, writer: Caller
+    honesty: Honesty, hoard: Hoard, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "a")
-    put("sum.md", "summary")
+    edit_note("a.md", "a")
+    edit_note("sum.md", "summary")
 
     with pytest.raises(NotFound):
         honesty.synthesis_register("sum.md", ["a.md", "gone.md"], caller=writer)
@@ -227,10 +227,10 @@ def test_registering_a_missing_source_is_not_found_and_records_nothing(
 
 
 def test_a_summary_cannot_be_its_own_source_and_repeated_sources_count_once(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "a")
-    put("sum.md", "summary")
+    edit_note("a.md", "a")
+    edit_note("sum.md", "summary")
 
     with pytest.raises(InvalidArgument):
         honesty.synthesis_register("sum.md", ["sum.md"], caller=writer)
@@ -242,10 +242,10 @@ def test_a_summary_cannot_be_its_own_source_and_repeated_sources_count_once(
 
 
 def test_a_protected_source_without_a_grant_is_refused_as_protected(
-    honesty: Honesty, hoard: Hoard, put: Put, writer: Caller
+    honesty: Honesty, hoard: Hoard, edit_note: Put, writer: Caller
 ) -> None:
-    put("secret/plan.md", "the plan")
-    put("sum.md", "summary")
+    edit_note("secret/plan.md", "the plan")
+    edit_note("sum.md", "summary")
 
     with pytest.raises(Protected):
         honesty.synthesis_register("sum.md", ["secret/plan.md"], caller=writer)
@@ -255,13 +255,13 @@ def test_a_protected_source_without_a_grant_is_refused_as_protected(
 
 
 def test_a_drifted_protected_source_is_counted_but_not_named_to_a_caller_without_a_grant(
-    honesty: Honesty, put: Put, reader: Caller
+    honesty: Honesty, edit_note: Put, reader: Caller
 ) -> None:
     owner_side = Caller("owner", frozenset({"read", "write"}), "direct", owner=True)
-    put("secret/plan.md", "the plan")
-    put("a.md", "a")
-    _summary(put, honesty, "sum.md", ["a.md", "secret/plan.md"], owner_side)
-    put("secret/plan.md", "the new plan")
+    edit_note("secret/plan.md", "the plan")
+    edit_note("a.md", "a")
+    _summary(edit_note, honesty, "sum.md", ["a.md", "secret/plan.md"], owner_side)
+    edit_note("secret/plan.md", "the new plan")
 
     status = honesty.synthesis_status("sum.md", caller=reader)
 
@@ -269,16 +269,16 @@ def test_a_drifted_protected_source_is_counted_but_not_named_to_a_caller_without
 
 
 def test_a_second_status_on_unchanged_files_reuses_cached_hashes_and_reads_no_bytes(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
     for name in ("a.md", "b.md", "c.md"):
-        put(name, f"text of {name}")
-    _summary(put, honesty, "sum.md", ["a.md", "b.md", "c.md"], writer)
+        edit_note(name, f"text of {name}")
+    _summary(edit_note, honesty, "sum.md", ["a.md", "b.md", "c.md"], writer)
     honesty.cache.forget("a.md")  # make the first call hash at least one file itself
 
     first = honesty.synthesis_status("sum.md", caller=writer)
     second = honesty.synthesis_status("sum.md", caller=writer)
-    rev_size = put("c.md", "text of c.mD").stat().st_size
+    rev_size = edit_note("c.md", "text of c.mD").stat().st_size
     third = honesty.synthesis_status("sum.md", caller=writer)
 
     assert first.budget["bytes_read"] > 0

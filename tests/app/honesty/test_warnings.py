@@ -13,14 +13,14 @@ Put = Callable[[str, str], Path]
 
 
 def test_warnings_for_ten_registered_summaries_share_one_budget_of_128_file_checks(
-    honesty: Honesty, put: Put, writer: Caller, frozen_budget: Callable[[], Budget]
+    honesty: Honesty, edit_note: Put, writer: Caller, frozen_budget: Callable[[], Budget]
 ) -> None:
     summaries = []
     for s in range(10):
         sources = [f"src/{s}/{i}.md" for i in range(32)]
         for src in sources:
-            put(src, src)
-        put(f"sum/{s}.md", "summary")
+            edit_note(src, src)
+        edit_note(f"sum/{s}.md", "summary")
         honesty.synthesis_register(f"sum/{s}.md", sources, caller=writer)
         summaries.append(f"sum/{s}.md")
     budget = frozen_budget()
@@ -37,14 +37,14 @@ def test_warnings_for_ten_registered_summaries_share_one_budget_of_128_file_chec
 
 
 def test_warnings_name_the_drifted_files_of_stale_summaries_and_skip_plain_notes(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "a")
-    put("b.md", "b")
-    put("plain.md", "not a summary")
-    put("sum.md", "summary")
+    edit_note("a.md", "a")
+    edit_note("b.md", "b")
+    edit_note("plain.md", "not a summary")
+    edit_note("sum.md", "summary")
     honesty.synthesis_register("sum.md", ["a.md", "b.md"], caller=writer)
-    put("b.md", "b changed")
+    edit_note("b.md", "b changed")
 
     warnings = honesty.warnings_for(["plain.md", "sum.md"], Budget(), caller=writer)
 
@@ -57,13 +57,13 @@ def test_warnings_name_the_drifted_files_of_stale_summaries_and_skip_plain_notes
 
 
 def test_summaries_sharing_sources_check_each_file_once_per_response(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
     sources = [f"src/{i}.md" for i in range(20)]
     for src in sources:
-        put(src, src)
+        edit_note(src, src)
     for s in ("one.md", "two.md", "three.md"):
-        put(s, "summary")
+        edit_note(s, "summary")
         honesty.synthesis_register(s, sources, caller=writer)
     budget = Budget()
 

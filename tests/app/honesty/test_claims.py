@@ -19,9 +19,9 @@ Rev = Callable[[str], str]
 
 
 def test_a_claim_on_an_unchanged_source_is_current(
-    honesty: Honesty, put: Put, rev: Rev, writer: Caller
+    honesty: Honesty, edit_note: Put, rev: Rev, writer: Caller
 ) -> None:
-    put("tech/hue.md", "The bridge IP is 10.0.0.42.")
+    edit_note("tech/hue.md", "The bridge IP is 10.0.0.42.")
     rec = honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "tech/hue.md", caller=writer)
     assert rec.source_revision == rev("tech/hue.md")
 
@@ -38,13 +38,13 @@ def test_a_claim_on_an_unchanged_source_is_current(
 
 
 def test_an_edit_of_the_source_with_the_same_size_makes_claim_get_abstain_with_both_revisions(
-    honesty: Honesty, put: Put, rev: Rev, writer: Caller
+    honesty: Honesty, edit_note: Put, rev: Rev, writer: Caller
 ) -> None:
-    put("tech/hue.md", "The bridge IP is 10.0.0.42.")
+    edit_note("tech/hue.md", "The bridge IP is 10.0.0.42.")
     rec = honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "tech/hue.md", caller=writer)
     assert honesty.claim_get("hue-bridge", "ip", caller=writer).status == "current"
 
-    put("tech/hue.md", "The bridge IP is 10.0.0.43.")
+    edit_note("tech/hue.md", "The bridge IP is 10.0.0.43.")
     got = honesty.claim_get("hue-bridge", "ip", caller=writer)
 
     assert got.status == "abstained_stale_source"
@@ -55,9 +55,9 @@ def test_an_edit_of_the_source_with_the_same_size_makes_claim_get_abstain_with_b
 
 
 def test_a_deleted_source_makes_claim_get_abstain_with_no_current_revision(
-    honesty: Honesty, put: Put, vault: Path, writer: Caller
+    honesty: Honesty, edit_note: Put, vault: Path, writer: Caller
 ) -> None:
-    put("tech/hue.md", "The bridge IP is 10.0.0.42.")
+    edit_note("tech/hue.md", "The bridge IP is 10.0.0.42.")
     rec = honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "tech/hue.md", caller=writer)
     (vault / "tech/hue.md").unlink()
 
@@ -70,10 +70,10 @@ def test_a_deleted_source_makes_claim_get_abstain_with_no_current_revision(
 
 
 def test_two_live_claims_that_disagree_abstain_as_a_conflict_listing_both(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
-    put("b.md", "IP 10.0.0.99")
+    edit_note("a.md", "IP 10.0.0.42")
+    edit_note("b.md", "IP 10.0.0.99")
     one = honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "a.md", caller=writer)
     two = honesty.claim_record("hue-bridge", "ip", "10.0.0.99", "b.md", caller=writer)
 
@@ -89,10 +89,10 @@ def test_two_live_claims_that_disagree_abstain_as_a_conflict_listing_both(
 
 
 def test_two_live_claims_that_agree_from_unchanged_sources_are_current(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
-    put("b.md", "also 10.0.0.42")
+    edit_note("a.md", "IP 10.0.0.42")
+    edit_note("b.md", "also 10.0.0.42")
     honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "a.md", caller=writer)
     honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "b.md", caller=writer)
 
@@ -107,9 +107,15 @@ def test_two_live_claims_that_agree_from_unchanged_sources_are_current(
     ids=["scope", "property", "subject"],
 )
 def test_superseding_a_claim_with_a_different_subject_property_or_scope_is_refused(
-    honesty: Honesty, hoard: Hoard, put: Put, writer: Caller, subject: str, prop: str, scope: str
+    honesty: Honesty,
+    hoard: Hoard,
+    edit_note: Put,
+    writer: Caller,
+    subject: str,
+    prop: str,
+    scope: str,
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
+    edit_note("a.md", "IP 10.0.0.42")
     old = honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "a.md", caller=writer)
 
     with pytest.raises(InvalidArgument) as err:
@@ -123,10 +129,10 @@ def test_superseding_a_claim_with_a_different_subject_property_or_scope_is_refus
 
 
 def test_a_proper_supersession_makes_the_new_claim_current_and_the_old_one_not_live(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
-    put("b.md", "IP moved to 10.0.0.99")
+    edit_note("a.md", "IP 10.0.0.42")
+    edit_note("b.md", "IP moved to 10.0.0.99")
     old = honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "a.md", caller=writer)
     new = honesty.claim_record(
         "hue-bridge", "ip", "10.0.0.99", "b.md", supersedes=old.claim_id, caller=writer
@@ -142,9 +148,9 @@ def test_a_proper_supersession_makes_the_new_claim_current_and_the_old_one_not_l
 
 
 def test_a_claim_is_superseded_only_once_and_an_unknown_claim_cannot_be_superseded(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
+    edit_note("a.md", "IP 10.0.0.42")
     old = honesty.claim_record("hue-bridge", "ip", "1", "a.md", caller=writer)
     new = honesty.claim_record(
         "hue-bridge", "ip", "2", "a.md", supersedes=old.claim_id, caller=writer
@@ -162,9 +168,9 @@ def test_a_claim_is_superseded_only_once_and_an_unknown_claim_cannot_be_supersed
 
 
 def test_validity_windows_answer_expired_outside_and_current_inside(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "The 2025 plan")
+    edit_note("a.md", "The 2025 plan")
     honesty.claim_record(
         "plan", "owner", "ana", "a.md", valid_from="2025-01-01", valid_until="2025-12-31",
         caller=writer,
@@ -181,9 +187,9 @@ def test_validity_windows_answer_expired_outside_and_current_inside(
 
 
 def test_an_open_ended_window_stays_current_long_after_valid_from(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "Since 2020")
+    edit_note("a.md", "Since 2020")
     honesty.claim_record("nas", "os", "debian", "a.md", valid_from="2020-01-01", caller=writer)
 
     assert honesty.claim_get("nas", "os", at="2099-01-01", caller=writer).status == "current"
@@ -191,9 +197,9 @@ def test_an_open_ended_window_stays_current_long_after_valid_from(
 
 
 def test_no_claim_is_the_answer_when_nothing_matches_subject_property_and_scope(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "x")
+    edit_note("a.md", "x")
     honesty.claim_record("nas", "os", "debian", "a.md", scope="home", caller=writer)
 
     got = honesty.claim_get("nas", "os", caller=writer)
@@ -204,10 +210,10 @@ def test_no_claim_is_the_answer_when_nothing_matches_subject_property_and_scope(
 
 
 def test_claim_list_filters_by_subject_and_by_source_path(
-    honesty: Honesty, put: Put, writer: Caller
+    honesty: Honesty, edit_note: Put, writer: Caller
 ) -> None:
-    put("a.md", "a")
-    put("b.md", "b")
+    edit_note("a.md", "a")
+    edit_note("b.md", "b")
     c1 = honesty.claim_record("nas", "os", "debian", "a.md", caller=writer).claim_id
     c2 = honesty.claim_record("nas", "ram", "16G", "b.md", caller=writer).claim_id
     c3 = honesty.claim_record("hue", "ip", "1.2.3.4", "a.md", caller=writer).claim_id
@@ -231,9 +237,9 @@ def test_claim_list_filters_by_subject_and_by_source_path(
     ],
 )
 def test_bad_validity_times_are_invalid_arguments_naming_the_field(
-    honesty: Honesty, put: Put, writer: Caller, kw: dict[str, str], field: str
+    honesty: Honesty, edit_note: Put, writer: Caller, kw: dict[str, str], field: str
 ) -> None:
-    put("a.md", "x")
+    edit_note("a.md", "x")
     with pytest.raises(InvalidArgument) as err:
         honesty.claim_record("nas", "os", "debian", "a.md", caller=writer, **kw)
     assert err.value.details["field"] == field
@@ -258,9 +264,9 @@ def test_recording_a_claim_from_a_note_that_does_not_exist_is_not_found(
 
 
 def test_a_protected_source_needs_a_grant_and_its_claims_stay_hidden_without_one(
-    honesty: Honesty, hoard: Hoard, put: Put, writer: Caller, reader: Caller
+    honesty: Honesty, hoard: Hoard, edit_note: Put, writer: Caller, reader: Caller
 ) -> None:
-    put("secret/pin.md", "PIN 1234")
+    edit_note("secret/pin.md", "PIN 1234")
     with pytest.raises(Protected):
         honesty.claim_record("door", "pin", "1234", "secret/pin.md", caller=writer)
 
@@ -274,9 +280,9 @@ def test_a_protected_source_needs_a_grant_and_its_claims_stay_hidden_without_one
 
 
 def test_recording_needs_the_write_scope_and_getting_needs_the_read_scope(
-    honesty: Honesty, put: Put, reader: Caller
+    honesty: Honesty, edit_note: Put, reader: Caller
 ) -> None:
-    put("a.md", "x")
+    edit_note("a.md", "x")
     with pytest.raises(Forbidden):
         honesty.claim_record("nas", "os", "debian", "a.md", caller=reader)
     nobody = Caller("nobody", frozenset(), "direct")
@@ -285,10 +291,10 @@ def test_recording_needs_the_write_scope_and_getting_needs_the_read_scope(
 
 
 def test_a_source_replaced_by_a_symlink_counts_as_changed(
-    honesty: Honesty, put: Put, vault: Path, writer: Caller
+    honesty: Honesty, edit_note: Put, vault: Path, writer: Caller
 ) -> None:
-    put("a.md", "IP 10.0.0.42")
-    put("b.md", "IP 10.0.0.42")
+    edit_note("a.md", "IP 10.0.0.42")
+    edit_note("b.md", "IP 10.0.0.42")
     honesty.claim_record("hue-bridge", "ip", "10.0.0.42", "a.md", caller=writer)
     (vault / "a.md").unlink()
     os.symlink(vault / "b.md", vault / "a.md")

@@ -14,25 +14,25 @@ def _synthesis(warnings: list[dict]) -> list[dict]:
     return [w for w in warnings if w.get("kind") == "synthesis"]
 
 
-def test_reading_a_summary_whose_source_changed_warns_and_names_the_source(hoard: Hoard, put):
-    put("tech/source.md", "the bridge firmware is 2024.08.2")
-    put("tech/summary.md", "summary: bridge firmware is current")
+def test_reading_a_summary_whose_source_changed_warns_and_names_the_source(hoard: Hoard, edit_note):
+    edit_note("tech/source.md", "the bridge firmware is 2024.08.2")
+    edit_note("tech/summary.md", "summary: bridge firmware is current")
     hoard.honesty.synthesis_register("tech/summary.md", ["tech/source.md"], caller=hoard.owner)
 
     assert _synthesis(hoard.read("tech/summary.md").warnings)[0]["state"] == "current"
 
-    put("tech/source.md", "the bridge firmware is 2025.01.0")
+    edit_note("tech/source.md", "the bridge firmware is 2025.01.0")
     warning = _synthesis(hoard.read("tech/summary.md").warnings)[0]
 
     assert warning["state"] == "stale"
     assert [d["path"] for d in warning["drifted"]] == ["tech/source.md"]
 
 
-def test_a_search_hit_that_is_a_stale_summary_carries_the_warning(hoard: Hoard, put):
-    put("tech/source.md", "pangolin facts")
-    put("tech/summary.md", "pangolin summary")
+def test_a_search_hit_that_is_a_stale_summary_carries_the_warning(hoard: Hoard, edit_note):
+    edit_note("tech/source.md", "pangolin facts")
+    edit_note("tech/summary.md", "pangolin summary")
     hoard.honesty.synthesis_register("tech/summary.md", ["tech/source.md"], caller=hoard.owner)
-    put("tech/source.md", "pangolin facts, revised")
+    edit_note("tech/source.md", "pangolin facts, revised")
     hoard.reindex()
 
     hits = {h.path: h for h in hoard.search("pangolin").results}
@@ -41,8 +41,8 @@ def test_a_search_hit_that_is_a_stale_summary_carries_the_warning(hoard: Hoard, 
     assert _synthesis(hits["tech/source.md"].warnings) == []
 
 
-def test_a_note_that_is_no_summary_reads_without_synthesis_warnings(hoard: Hoard, put):
-    put("tech/plain.md", "nothing registered here")
+def test_a_note_that_is_no_summary_reads_without_synthesis_warnings(hoard: Hoard, edit_note):
+    edit_note("tech/plain.md", "nothing registered here")
 
     assert _synthesis(hoard.read("tech/plain.md").warnings) == []
 
