@@ -122,3 +122,21 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+CHAIN_SECRET = "zanzibarite"
+
+
+def chain_vault(root: Path) -> Path:
+    """The read_code vault: three notes chained by links (``tech/start.md`` → ``middle`` →
+    ``final``) and ``secret/plan.md``, protected, holding :data:`CHAIN_SECRET`."""
+    return make_vault(
+        root,
+        {
+            "tech/start.md": note_text("Compost heaps", "Compost basics. Go on to [[middle]]."),
+            "tech/middle.md": note_text("Middle", "Halfway there. The end is [[final]]."),
+            "tech/final.md": note_text("Final", "The buried treasure is under the oak."),
+            "secret/plan.md": note_text("Plan", f"The {CHAIN_SECRET} plan. See [[start]]."),
+        },
+        config='protected = ["secret/**"]\n',
+    )

@@ -1,5 +1,9 @@
-"""Fixtures for the HTTP surface: a real ``hoard serve --http`` (the installed console
-script in a subprocess) on a free loopback port, with its own tokens file and state folder.
+"""Fixtures for the HTTP surface, two kinds of live server on a free loopback port:
+
+- ``http_server(mcp, tokens, max_body=None)``: the app of :func:`build_app` under a real
+  uvicorn in a background thread of the test process, for the module;
+- ``hoard_http(**tokens)``: a real ``hoard serve --http`` (the installed console script in a
+  subprocess), with its own tokens file and state folder.
 
 ``hoard_http(**tokens)`` starts one server; each keyword names a caller and its scopes
 (``reader="read"``); the fixture hands back the URL, the tokens and the process, and stops
@@ -9,37 +13,25 @@ the server at the end of the test (SIGTERM, then it must exit by itself).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
-import sys
-import time
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
+import uvicorn
 
 from hoard.adapters.tokens import TokenStore
-
-EXAMPLE_VAULT = Path(__file__).resolve().parents[3] / "examples" / "vault"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def wait_until(pred: Callable[[], object], timeout: float = 90.0, interval: float = 0.05) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() >= deadline:
-            pytest.fail(f"condition not met within {timeout} s")
-        time.sleep(interval)
+from hoard.surfaces.http import build_app
+from hoard.surfaces.mcp.server import HoardMCP
+from tests.helpers import EXAMPLE_VAULT, free_port, wait_until
 
 
 @dataclass
@@ -85,13 +77,6 @@ def hoard_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def hoard_bin() -> Path:
-    path = Path(sys.executable).parent / "hoard"
-    assert path.exists(), f"the console script is not installed at {path}"
-    return path
-
-
 @pytest.fixture
 def hoard_http(tmp_path: Path, hoard_bin: Path) -> Iterator[Callable[..., HttpServer]]:
     started: list[HttpServer] = []
@@ -135,10 +120,113 @@ def hoard_http(tmp_path: Path, hoard_bin: Path) -> Iterator[Callable[..., HttpSe
             except httpx2.TransportError:
                 return False
 
-        wait_until(answers)
+        # the deadline is long: on a loaded machine `hoard serve` may take 10 s or more to answer
+        wait_until(answers, timeout=90.0)
         return server
 
     yield start
     for server in started:
         if not server.stopped:
             server.stop()
+
+
+# -- in-process uvicorn ----------------------------------------------------------------------
+
+
+class LiveServer:
+    """One uvicorn server on 127.0.0.1 in a background thread."""
+
+    def __init__(self, mcp: HoardMCP, tokens: TokenStore, max_body: int | None = None) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        self.host = f"127.0.0.1:{self.port}"
+        self.url = f"http://{self.host}"
+        kwargs: dict[str, Any] = {} if max_body is None else {"max_body": max_body}
+        app = build_app(mcp, tokens, "127.0.0.1", self.port, **kwargs)
+        config = uvicorn.Config(
+            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def start(self) -> None:
+        self.thread.start()
+
+        def answers() -> bool:
+            if not self.server.started:
+                return False
+            try:
+                httpx2.get(f"{self.url}/healthz", timeout=2.0)
+            except httpx2.TransportError:
+                return False
+            return True
+
+        wait_until(answers, timeout=15.0)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15.0)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def http_server() -> Iterator[Callable[..., LiveServer]]:
+    """``http_server(mcp, tokens, max_body=None)`` starts a real uvicorn for the module."""
+    started: list[LiveServer] = []
+
+    def start(mcp: HoardMCP, tokens: TokenStore, max_body: int | None = None) -> LiveServer:
+        live = LiveServer(mcp, tokens, max_body)
+        started.append(live)
+        live.start()
+        return live
+
+    yield start
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture(scope="session")
+def initialize_request() -> dict[str, Any]:
+    """A JSON-RPC initialize request, for raw HTTP checks below the SDK client."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "hoard-tests", "version": "0"},
+        },
+    }
+
+
+@pytest.fixture(scope="session")
+def mcp_headers() -> Callable[[str | None], dict[str, str]]:
+    """Headers a Streamable HTTP client sends, with an optional bearer token."""
+
+    def headers(token: str | None) -> dict[str, str]:
+        out = {
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
+        if token is not None:
+            out["Authorization"] = f"Bearer {token}"
+        return out
+
+    return headers
+
+
+@pytest.fixture(scope="session")
+def assert_no_internals() -> Callable[[str], None]:
+    """An error body must not carry stack traces or source locations."""
+
+    def check(body: str) -> None:
+        assert "Traceback" not in body
+        assert 'File "' not in body
+        assert re.search(r"\.py\b[\"']?(,| line|:\d)", body) is None, body
+
+    return check

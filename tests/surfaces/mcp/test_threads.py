@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 

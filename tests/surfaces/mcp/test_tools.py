@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
@@ -139,7 +139,7 @@ async def test_input_schemas_bound_the_limits(mcp: HoardMCP) -> None:
 
 
 async def test_search_finds_the_hue_runbook_with_every_spec_field(
-    mcp: HoardMCP, ok, example_vault: Path
+    mcp: HoardMCP, ok, shared_example_vault: Path
 ) -> None:
     async with Client(mcp.server) as c:
         r = await c.call_tool("vault_search", {"query": "hue bridge firmware", "limit": 5})
@@ -164,7 +164,7 @@ async def test_search_finds_the_hue_runbook_with_every_spec_field(
     scores = [h["score"] for h in data["results"]]
     assert scores == sorted(scores, reverse=True)
     for hit in data["results"]:
-        assert (example_vault / hit["path"]).is_file()
+        assert (shared_example_vault / hit["path"]).is_file()
 
 
 async def test_search_folder_filter_keeps_results_below_that_folder(mcp: HoardMCP, ok) -> None:
@@ -190,9 +190,9 @@ async def test_natural_mode_takes_any_text_without_a_syntax_error(mcp: HoardMCP,
 
 
 async def test_read_returns_the_exact_note_with_its_revision(
-    mcp: HoardMCP, ok, example_vault: Path
+    mcp: HoardMCP, ok, shared_example_vault: Path
 ) -> None:
-    raw = (example_vault / "tech" / "hue-bridge.md").read_bytes()
+    raw = (shared_example_vault / "tech" / "hue-bridge.md").read_bytes()
     async with Client(mcp.server) as c:
         r = await c.call_tool("vault_read", {"path": "tech/hue-bridge.md"})
     data = ok(r)
@@ -210,9 +210,9 @@ async def test_read_returns_the_exact_note_with_its_revision(
 
 
 async def test_read_in_byte_ranges_reassembles_the_note(
-    mcp: HoardMCP, ok, example_vault: Path
+    mcp: HoardMCP, ok, shared_example_vault: Path
 ) -> None:
-    raw = (example_vault / "tech" / "hue-bridge.md").read_bytes()
+    raw = (shared_example_vault / "tech" / "hue-bridge.md").read_bytes()
     pieces: list[bytes] = []
     offset: int | None = 0
     async with Client(mcp.server) as c:
@@ -237,7 +237,7 @@ async def test_read_in_byte_ranges_reassembles_the_note(
 
 
 async def test_list_shows_the_live_folder_with_vault_relative_paths(
-    mcp: HoardMCP, ok, example_vault: Path
+    mcp: HoardMCP, ok, shared_example_vault: Path
 ) -> None:
     async with Client(mcp.server) as c:
         data = ok(await c.call_tool("vault_list", {"path": "tech"}))
@@ -252,9 +252,11 @@ async def test_list_shows_the_live_folder_with_vault_relative_paths(
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", entry["mtime"])
     hue = by_path["tech/hue-bridge.md"]
     assert hue["kind"] == "note"
-    assert hue["size"] == (example_vault / "tech" / "hue-bridge.md").stat().st_size
+    assert hue["size"] == (shared_example_vault / "tech" / "hue-bridge.md").stat().st_size
     assert by_path["tech/homelab"]["kind"] == "folder"
-    expected = {p.name for p in (example_vault / "tech").iterdir() if not p.name.startswith(".")}
+    expected = {
+        p.name for p in (shared_example_vault / "tech").iterdir() if not p.name.startswith(".")
+    }
     assert {e["path"].removeprefix("tech/") for e in data["entries"]} == expected
 
 
@@ -272,9 +274,9 @@ async def test_list_of_the_root_recursive_and_limited(mcp: HoardMCP, ok) -> None
 
 
 async def test_list_sees_a_note_written_a_moment_ago(
-    mcp: HoardMCP, ok, example_vault: Path, note_text
+    mcp: HoardMCP, ok, shared_example_vault: Path, note_text
 ) -> None:
-    fresh = example_vault / "references" / "just-written.md"
+    fresh = shared_example_vault / "references" / "just-written.md"
     fresh.write_text(note_text("Just written", "Hello."), encoding="utf-8")
     try:
         async with Client(mcp.server) as c:
@@ -285,7 +287,7 @@ async def test_list_sees_a_note_written_a_moment_ago(
 
 
 async def test_links_resolve_outgoing_and_list_backlinks(
-    mcp: HoardMCP, ok, example_vault: Path
+    mcp: HoardMCP, ok, shared_example_vault: Path
 ) -> None:
     async with Client(mcp.server) as c:
         data = ok(await c.call_tool("vault_links", {"path": "tech/hue-bridge.md"}))
@@ -299,7 +301,7 @@ async def test_links_resolve_outgoing_and_list_backlinks(
     assert data["broken"] == []
     assert "tech/home-assistant.md" in data["backlinks"]
     for source in data["backlinks"]:
-        assert "hue-bridge" in (example_vault / source).read_text(encoding="utf-8")
+        assert "hue-bridge" in (shared_example_vault / source).read_text(encoding="utf-8")
 
 
 async def test_links_report_a_broken_link(mcp: HoardMCP, ok) -> None:
@@ -369,12 +371,12 @@ async def test_the_note_resource_template_is_listed(mcp: HoardMCP) -> None:
 
 
 async def test_reading_a_note_resource_returns_the_note_text(
-    mcp: HoardMCP, example_vault: Path
+    mcp: HoardMCP, shared_example_vault: Path
 ) -> None:
     async with Client(mcp.server) as c:
         res = await c.read_resource("vault://tech/hue-bridge.md")
     assert len(res.contents) == 1
-    assert res.contents[0].text == (example_vault / "tech" / "hue-bridge.md").read_text(
+    assert res.contents[0].text == (shared_example_vault / "tech" / "hue-bridge.md").read_text(
         encoding="utf-8"
     )
 

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mcp import Client
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.cli.main import run
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
+from tests.helpers import chain_vault
 
 THREE_HOPS = """
 const hits = await call("search", {query: "compost", limit: 1});
@@ -23,8 +25,10 @@ return next.path;
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+def hoard(vault: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
+    """The :func:`chain_vault`: start → middle → final, and a protected plan."""
+    chain_vault(vault)
+    return open_hoard()
 
 
 @pytest.mark.anyio

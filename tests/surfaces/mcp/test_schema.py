@@ -6,6 +6,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from mcp import Client
 from pydantic import TypeAdapter
 
 from hoard.app.hoard import Hoard
@@ -13,7 +14,6 @@ from hoard.core.models import LinksResult, ListResult, SearchResult
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.mcp.schema import records_by_keys, simplify_schema
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 NESTED: dict[str, Any] = {
     "$defs": {

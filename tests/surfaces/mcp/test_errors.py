@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 import pytest
+from mcp import Client
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT, Caller
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
@@ -166,15 +166,17 @@ async def test_a_caller_without_the_read_scope_is_forbidden(
     assert policy["scopes"] == ["write"]
 
 
-async def test_a_refusal_changes_nothing_on_disk(mcp: HoardMCP, example_vault) -> None:
+async def test_a_refusal_changes_nothing_on_disk(mcp: HoardMCP, shared_example_vault) -> None:
     before = sorted(
-        (str(p.relative_to(example_vault)), p.stat().st_mtime_ns) for p in example_vault.rglob("*")
+        (str(p.relative_to(shared_example_vault)), p.stat().st_mtime_ns)
+        for p in shared_example_vault.rglob("*")
     )
     async with Client(mcp.server) as c:
         for _, name, args in ERRORS:
             assert (await c.call_tool(name, args)).is_error
     after = sorted(
-        (str(p.relative_to(example_vault)), p.stat().st_mtime_ns) for p in example_vault.rglob("*")
+        (str(p.relative_to(shared_example_vault)), p.stat().st_mtime_ns)
+        for p in shared_example_vault.rglob("*")
     )
     assert before == after
-    assert not (example_vault.parent / "x.md").exists()
+    assert not (shared_example_vault.parent / "x.md").exists()

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from hoard.adapters.tokens import TokenStore
@@ -17,7 +18,6 @@ from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.cli import main as cli
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +37,7 @@ class Served:
 @pytest.fixture(scope="module")
 def served(
     example_hoard: Hoard,
-    example_vault: Path,
+    shared_example_vault: Path,
     tmp_path_factory: pytest.TempPathFactory,
     http_server: Callable[..., Any],
 ) -> Served:
@@ -45,7 +45,7 @@ def served(
     store = TokenStore(tokens_file)
     _, token = store.add("reader-bot", "read", "propose")
     live = http_server(HoardMCP(example_hoard, LOCAL_DEFAULT), store)
-    return Served(live.url, live.host, token, "reader-bot", tokens_file, example_vault)
+    return Served(live.url, live.host, token, "reader-bot", tokens_file, shared_example_vault)
 
 
 @pytest.fixture

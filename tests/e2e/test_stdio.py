@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client, StdioServerParameters
 
 from hoard.adapters.tokens import TokenStore
 from hoard.surfaces.cli import main as cli
-from mcp import Client, StdioServerParameters
 
 pytestmark = pytest.mark.anyio
 
@@ -187,6 +187,8 @@ def test_the_stdio_server_writes_nothing_but_protocol_on_stdout(
             proc.wait(timeout=10)
     reader.join(timeout=10)
     err_reader.join(timeout=10)
+    proc.stdout.close()
+    proc.stderr.close()
     while (rest := lines.get(timeout=10)) is not None:
         seen.append(rest)
     assert proc.returncode == 0

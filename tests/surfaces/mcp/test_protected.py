@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.cli import main as cli
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
@@ -160,7 +160,7 @@ async def test_a_grant_for_another_caller_does_not_help(
 
 
 async def test_an_expired_grant_hides_the_note_again(
-    mcp: HoardMCP, protected_hoard: Hoard, agent: Caller, apoll, tool_error
+    mcp: HoardMCP, protected_hoard: Hoard, agent: Caller, await_until, tool_error
 ) -> None:
     # 0.01 minutes is 0.6 s: visible at once, gone shortly after.
     protected_hoard.ledger.add_grant(agent.name, "secret/**", minutes=0.01)
@@ -170,7 +170,7 @@ async def test_an_expired_grant_hides_the_note_again(
         async def hidden() -> bool:
             return not await visible_in_search(c)
 
-        await apoll(hidden)
+        await await_until(hidden)
         assert tool_error(await c.call_tool("vault_read", {"path": SECRET}))["error"] == "protected"
         listing = (await c.call_tool("vault_list", {})).structured_content
         assert "secret" not in paths_in(listing)
@@ -186,7 +186,7 @@ async def test_request_access_is_pending_until_the_owner_approves_it_from_the_cl
     agent: Caller,
     ok,
     tool_error,
-    apoll,
+    await_until,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     async with Client(mcp.server) as c:
@@ -232,7 +232,7 @@ async def test_request_access_is_pending_until_the_owner_approves_it_from_the_cl
                 return None
             return r.structured_content
 
-        read = await apoll(readable)
+        read = await await_until(readable)
         assert SECRET_WORD in read["content"]
 
 
