@@ -11,6 +11,7 @@ them out; conftests and test modules that need them outside a fixture import the
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import socket
 import time
@@ -140,3 +141,8 @@ def chain_vault(root: Path) -> Path:
         },
         config='protected = ["secret/**"]\n',
     )
+
+
+def sha(data: bytes) -> str:
+    """The SHA-256 of ``data`` in hex: a note's revision."""
+    return hashlib.sha256(data).hexdigest()

@@ -3,7 +3,6 @@ ledger, proposals, dry runs), on real files, a real ledger and a real index."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
 from hoard.core.policy import Caller
+from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 PROPOSER = Caller("agent", frozenset({"read", "write"}), "propose")
@@ -21,10 +21,6 @@ NOTE = (
     "---\ntitle: Lamp\ntype: note\nstatus: draft\ntags: [home, light]\nupdated: 2026-03-01\n"
     "---\n# Lamp\n\n## Log\n- bought\n\n## Notes\nWarm white.\n"
 )
-
-
-def sha(raw: bytes) -> str:
-    return hashlib.sha256(raw).hexdigest()
 
 
 @pytest.fixture

@@ -11,13 +11,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx2
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from hoard.benchmark.corpus import LARGE_BYTES, SCRATCH, Inputs, scratch_note
 from hoard.benchmark.mcp_runner import ArgsFor, Check, Runner, Targets, error_text, structured
 from hoard.benchmark.queries import Query
 from hoard.benchmark.rows import Row
-from mcp import Client
 
 LARGE_SCRATCH = f"{SCRATCH}/large-read.md"
 

@@ -10,10 +10,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
+from mcp import Client
 
 from hoard.benchmark.rows import Row, call_label
 from hoard.benchmark.server import proc_cpu_seconds
-from mcp import Client
 
 Check = Callable[[int, dict[str, Any]], str | None]
 ArgsFor = Callable[[int], dict[str, Any]]

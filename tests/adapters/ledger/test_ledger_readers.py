@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from hoard.adapters.ledger.store import Ledger
+from tests.helpers import wait_until
 
 GRANTS = "SELECT grant_id FROM grants ORDER BY grant_id"
 
@@ -96,8 +97,7 @@ def test_closing_the_ledger_closes_the_readers_of_every_thread(tmp_path: Path) -
     t = threading.Thread(target=worker)
     t.start()
     try:
-        while not conns:
-            time.sleep(0.01)
+        wait_until(lambda: conns)
         led.close()
         with pytest.raises(sqlite3.ProgrammingError):
             conns[0].execute("SELECT 1")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from mcp import Client
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 
 def _synthesis(warnings: list[dict]) -> list[dict]:

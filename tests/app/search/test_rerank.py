@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,6 +23,7 @@ class Endpoint:
     def __init__(self) -> None:
         self.mode = "tei"
         self.received: list[dict[str, Any]] = []
+        self.released = threading.Event()  # a "slow" answer comes only once this is set
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,7 +36,7 @@ class Endpoint:
                     self.end_headers()
                     return
                 if endpoint.mode == "slow":
-                    time.sleep(1.0)
+                    endpoint.released.wait(timeout=30)
                 if endpoint.mode == "garbage":
                     payload: Any = {"nothing": "useful"}
                 elif endpoint.mode == "cohere":
@@ -66,6 +66,7 @@ class Endpoint:
         return [t for body in self.received for t in body["texts"]]
 
     def close(self) -> None:
+        self.released.set()
         self.server.shutdown()
         self.server.server_close()
 

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 import subprocess
@@ -26,6 +25,7 @@ import pytest
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
+from tests.helpers import sha
 
 # The child process for run_op: opens the vault, performs one WritePath operation, prints its
 # result as JSON on stdout (or the SPEC error object, exit 3).
@@ -45,10 +45,6 @@ with Hoard(Path(vault), Path(state)) as hoard:
         sys.exit(3)
     print(json.dumps(to_json(result)))
 """
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ per-path locks that serialise writers of one note and never block writers of ano
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import subprocess
@@ -14,6 +13,7 @@ import pytest
 
 from hoard.adapters.fs import atomic
 from hoard.app.hoard import Hoard
+from tests.helpers import sha
 
 NOTE = "tech/counter.md"
 
@@ -49,10 +49,6 @@ with Hoard(Path(vault), Path(state)) as hoard:
                 other.append(exc.to_object())
 print(json.dumps({"ok": ok, "conflicts": conflicts, "other": other}))
 """
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def race(

@@ -5,7 +5,6 @@ old bytes."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 
 from hoard.adapters.fs import failpoints
 from hoard.app.hoard import Hoard
+from tests.helpers import sha
 
 NOTE = "tech/lamp.md"
 INDEX = "tech/_INDEX.md"
@@ -36,10 +36,6 @@ AFTER_CRASH = {
     "restore.linked": "new",  # recreated
 }
 LEAVES_A_STAGE_FILE = {p for p in failpoints.POINTS if p.endswith((".staged", ".stage_fsync"))}
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def read(vault: Path, rel: str) -> bytes | None:

@@ -3,18 +3,13 @@ the preflight instead of raised."""
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT, Caller
+from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pytest
@@ -10,12 +9,9 @@ import pytest
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.cli.main import run
+from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ recorded in the ledger as a ``refused`` event."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import unicodedata
@@ -13,6 +12,7 @@ import pytest
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
+from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 READER = Caller("reader", frozenset({"read"}), "direct")
@@ -26,10 +26,6 @@ HEAD = {
     "tags": "tags: [alpha, beta]\n",
     "updated": "updated: 2026-03-01\n",
 }
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def doc(body: str = "Body.\n", drop: str = "", **lines: str) -> str:

@@ -4,17 +4,13 @@ index reflects a write the moment it returns."""
 from __future__ import annotations
 
 import base64
-import hashlib
 import itertools
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
+from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def test_two_overwrites_preserve_both_prior_revisions_byte_for_byte(

@@ -3,7 +3,6 @@ a confirm that re-runs every gate against the note as it is then. The CLI mirror
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import re
@@ -17,14 +16,11 @@ import pytest
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT, Caller
 from hoard.surfaces.cli.main import run
+from tests.helpers import sha
 
 PROPOSER = LOCAL_DEFAULT  # read, write, confirm; write_mode "propose"
 DRAFTER = Caller("drafter", frozenset({"read", "write"}), "propose")
 ID_ALPHABET = re.compile(r"[a-z0-9]{8}")
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def when(iso: str) -> datetime:

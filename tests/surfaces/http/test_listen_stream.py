@@ -17,20 +17,14 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from mcp.client.streamable_http import streamable_http_client
-
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 pytestmark = pytest.mark.anyio
 
 MODERN = "2026-07-28"
 CLEAN_EXIT = (0, -signal.SIGTERM)  # uvicorn re-raises the signal after a graceful stop
 FAILURE_MARKS = ("Traceback", "ASGI callable returned without starting response", "ERROR")
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def client(url: str, token: str, mode: str) -> tuple[httpx2.AsyncClient, Client]:

@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx2
 import pytest
+from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from hoard.adapters.tokens import TokenStore
-from mcp import Client, StdioServerParameters
 
 from .conftest import EXAMPLE_VAULT, hoard_env
 
@@ -43,11 +43,6 @@ WRITE_TOOLS = {
     "synthesis_register",
 }
 CONFIRM_TOOLS = {"vault_confirm", "vault_reject"}
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 async def tools_of(url: str, token: str, mode: str) -> dict[str, Any]:

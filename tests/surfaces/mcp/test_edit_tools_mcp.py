@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
@@ -23,11 +23,6 @@ NOTE = (
     "---\r\ntitle: Lamp\r\ntype: note\r\nstatus: draft\r\ntags: [home, light]\r\n"
     "updated: 2026-03-01\r\n---\r\n## Log\r\n- bought\r\n"
 )
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
 from mcp_types import CallToolResult
 
 from hoard.app.hoard import Hoard
@@ -16,7 +17,6 @@ from hoard.app.honesty import DISCLAIMER, Honesty
 from hoard.core.policy import Caller
 from hoard.surfaces.cli.claims import add_parsers, claims_command
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 Put = Callable[[str, str], Path]
 

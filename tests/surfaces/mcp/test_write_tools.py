@@ -3,17 +3,17 @@ objects, and honest tool hints."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
 import pytest
+from mcp import Client
 from mcp_types import CallToolResult
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT, Caller
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
+from tests.helpers import sha
 
 pytestmark = pytest.mark.anyio
 
@@ -39,10 +39,6 @@ WRITE_TOOLS = (
     "vault_archive",
     "vault_restore",
 )
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def ok(result: CallToolResult) -> dict[str, Any]:
