@@ -1,5 +1,6 @@
 """What `hoard serve` prints on stderr tells a person how to connect."""
 
+import re
 from pathlib import Path
 
 from hoard.surfaces.serve import connect_help
@@ -10,7 +11,8 @@ def test_serving_http_prints_an_http_snippet_with_the_token_and_a_stdio_snippet(
 
     assert "http://127.0.0.1:8765/mcp" in text
     assert '"Authorization": "Bearer hoard_x"' in text
-    assert '"command": "hoard"' in text
+    # The stdio snippet names hoard by its absolute path (a desktop client has no venv PATH).
+    assert re.search(r'"command": "/[^"]*hoard"', text), text
     assert '"--vault",\n' in text or '"--vault"' in text
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
+from hoard.surfaces.client_config import Target, snippet, stdio_args
 from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.server import HoardMCP
 
@@ -26,29 +27,15 @@ def connect_help(
     token: str | None = None,
 ) -> str:
     """How to connect, for a person reading the terminal (printed on stderr): a client
-    config for stdio and, when serving HTTP, one for HTTP with the bearer token."""
-    stdio_cfg = {
-        "mcpServers": {
-            "hoard": {
-                "command": "hoard",
-                "args": ["serve", "--vault", str(vault), "--state-dir", str(state_dir)],
-            }
-        }
-    }
+    config for stdio (naming this ``hoard`` by its absolute path) and, when serving HTTP, one
+    for HTTP with the bearer token. ``hoard mcp-config`` prints them for other clients."""
+    stdio_cfg = snippet("claude-desktop", Target(serve_args=stdio_args(vault, state_dir)))
     if http is None:
         return "hoard: serving over stdio. Client config:\n" + json.dumps(stdio_cfg, indent=2)
     host, port = http
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/mcp"
-    http_cfg = {
-        "mcpServers": {
-            "hoard": {
-                "type": "http",
-                "url": url,
-                "headers": {"Authorization": f"Bearer {token or '<token from hoard token add>'}"},
-            }
-        }
-    }
+    http_cfg = snippet("claude-desktop", Target(url=url, token=token))
     lines = [
         f"hoard: serving {vault} at {url} (health: http://{shown}:{port}/healthz)",
         f"hoard: tokens file {tokens}",

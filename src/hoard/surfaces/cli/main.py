@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from hoard import __version__
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
-from hoard.surfaces.cli import admin, bench, claims, edits, reads, writes
+from hoard.surfaces.cli import admin, bench, claims, edits, mcp_config, reads, writes
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
 
 #: Groups whose commands open the vault: each module has COMMANDS, add_parsers and run.
@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     writes.add_parsers(sub)
     claims.add_parsers(sub)
     edits.add_parsers(sub)
+    mcp_config.add_mcp_config_parser(sub)
     return parser
 
 
@@ -55,6 +56,8 @@ def dispatch(args: argparse.Namespace, argv: list[str]) -> int:
         return admin.serve_command(args)
     if args.command == "bench":
         return bench.bench_command(args, argv)
+    if args.command == "mcp-config":
+        return mcp_config.mcp_config_command(args)
     with open_hoard(args) as hoard:
         if args.command == "grant":
             return admin.grant_command(args, hoard)
