@@ -6,7 +6,10 @@ every HTTP request:
 1. strict mode with an untrustworthy tokens file → 503 (everything, ``/healthz`` too);
 2. a ``Host`` that is not this server → 421; a foreign ``Origin`` → 403 (DNS rebinding);
 3. ``/healthz`` → 200 without auth, saying nothing about the vault;
-4. no or unknown ``Authorization: Bearer`` token → 401;
+4. no or unknown ``Authorization: Bearer`` token → 401, except on the OAuth paths (metadata,
+   registration, authorization, token, revocation, consent: how a client gets a token). A
+   token is a static one from the tokens file or an OAuth access token hoard issued; the 401
+   names the protected-resource metadata so a client can discover how to sign in;
 5. a body over the cap → 413 (checked on ``Content-Length`` and again while streaming);
    a JSON-RPC batch (a JSON array) → 400 with JSON-RPC error -32600.
 
@@ -24,7 +27,10 @@ from typing import Any
 from mcp.server.transport_security import TransportSecuritySettings
 
 from hoard.adapters.tokens import TokenStore
+from hoard.core.policy import Caller
 from hoard.surfaces.mcp.server import CALLER_SCOPE_KEY, HoardMCP
+from hoard.surfaces.oauth.provider import HoardOAuth
+from hoard.surfaces.oauth.routes import oauth_app, resource_metadata_url
 
 log = logging.getLogger("hoard.http")
 
@@ -79,10 +85,22 @@ async def _respond(
 
 class Guard:
     def __init__(
-        self, app: ASGIApp, tokens: TokenStore, hosts: set[str], max_body: int = MAX_BODY_BYTES
+        self,
+        app: ASGIApp,
+        tokens: TokenStore,
+        hosts: set[str],
+        max_body: int = MAX_BODY_BYTES,
+        oauth: HoardOAuth | None = None,
+        public: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.tokens = tokens
+        self.oauth = oauth
+        self.public = public
+        challenge = 'Bearer realm="hoard"'
+        if oauth is not None:
+            challenge += f', resource_metadata="{resource_metadata_url(oauth)}"'
+        self.challenge = challenge
         self.hosts = {h.lower() for h in hosts}
         self.origins = {f"http://{h}" for h in self.hosts} | {f"https://{h}" for h in self.hosts}
         self.max_body = max_body
@@ -120,19 +138,8 @@ class Guard:
             raise _Refusal(403, {"error": "forbidden", "message": "foreign Origin refused"})
         if scope.get("path") == "/healthz":
             raise _Refusal(200, {"status": "ok"})
-        auth = headers.get("authorization", "")
-        scheme, _, token = auth.partition(" ")
-        caller = self.tokens.verify(token.strip()) if scheme.lower() == "bearer" else None
-        if caller is None:
-            raise _Refusal(
-                401,
-                {
-                    "error": "unauthorized",
-                    "message": "a valid Authorization: Bearer token is required",
-                },
-                {"WWW-Authenticate": 'Bearer realm="hoard"'},
-            )
-        scope[CALLER_SCOPE_KEY] = caller
+        if scope.get("path") not in self.public:
+            scope[CALLER_SCOPE_KEY] = self._caller(headers.get("authorization", ""))
         if scope.get("method") != "POST":
             return receive
         length = headers.get("content-length")
@@ -155,6 +162,26 @@ class Guard:
                 },
             )
         return _replay(body, receive)
+
+    def _caller(self, auth: str) -> Caller:
+        scheme, _, token = auth.partition(" ")
+        token = token.strip()
+        caller = None
+        if scheme.lower() == "bearer" and token:
+            caller = self.tokens.verify(token)
+            if caller is None and self.oauth is not None:
+                caller = self.oauth.caller_for(token)
+        if caller is None:
+            challenge = self.challenge + (', error="invalid_token"' if token else "")
+            raise _Refusal(
+                401,
+                {
+                    "error": "unauthorized",
+                    "message": "a valid Authorization: Bearer token is required",
+                },
+                {"WWW-Authenticate": challenge},
+            )
+        return caller
 
     async def _read_body(self, receive: Receive) -> bytes:
         chunks: list[bytes] = []
@@ -194,9 +221,29 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+def _routed(paths: frozenset[str], oauth: ASGIApp, mcp: ASGIApp) -> ASGIApp:
+    """Requests for the OAuth paths go to the OAuth app; everything else (lifespan too) to
+    the MCP app."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("path") in paths:
+            await oauth(scope, receive, send)
+        else:
+            await mcp(scope, receive, send)
+
+    return app
+
+
 def build_app(
-    mcp: HoardMCP, tokens: TokenStore, host: str, port: int, max_body: int = MAX_BODY_BYTES
+    mcp: HoardMCP,
+    tokens: TokenStore,
+    host: str,
+    port: int,
+    max_body: int = MAX_BODY_BYTES,
+    oauth: HoardOAuth | None = None,
 ) -> ASGIApp:
+    """The guarded app: ``/mcp``, ``/healthz`` and, with ``oauth``, hoard's own OAuth 2.1
+    authorization server (see :mod:`hoard.surfaces.oauth`)."""
     hosts = allowed_hosts(host, port)
     inner = mcp.server.streamable_http_app(
         streamable_http_path="/mcp",
@@ -209,4 +256,7 @@ def build_app(
         ),
         host=host,
     )
-    return Guard(inner, tokens, hosts, max_body)
+    if oauth is None:
+        return Guard(inner, tokens, hosts, max_body)
+    endpoints, paths = oauth_app(oauth)
+    return Guard(_routed(paths, endpoints, inner), tokens, hosts, max_body, oauth, paths)

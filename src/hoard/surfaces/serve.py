@@ -9,12 +9,17 @@ import logging
 import socket
 from pathlib import Path
 
+from mcp.server.auth.routes import validate_issuer_url
+from pydantic import AnyHttpUrl
+
+from hoard.adapters.oauth_store import OAuthStore
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.client_config import Target, snippet, stdio_args
 from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.server import HoardMCP
+from hoard.surfaces.oauth.provider import HoardOAuth
 
 log = logging.getLogger("hoard.serve")
 
@@ -112,6 +117,19 @@ def bind_http(host: str, port: int) -> socket.socket:
     return sock
 
 
+def oauth_issuer(hoard: Hoard, tokens: TokenStore, host: str, port: int) -> HoardOAuth | None:
+    """hoard's own OAuth issuer for ``http://HOST:PORT`` (state in ``oauth.db`` of the state
+    folder), or ``None`` when that address cannot be an issuer (plain http off loopback)."""
+    shown = f"[{host}]" if ":" in host else host
+    base = f"http://{shown}:{port}"
+    try:
+        validate_issuer_url(AnyHttpUrl(base))
+    except ValueError:
+        log.warning("OAuth sign-in is off: %s is not https nor loopback; static tokens only", base)
+        return None
+    return HoardOAuth(OAuthStore(hoard.state_dir / "oauth.db"), tokens, base, f"{base}/mcp")
+
+
 def serve_http(
     hoard: Hoard,
     caller: Caller,
@@ -124,7 +142,7 @@ def serve_http(
     import uvicorn
 
     mcp = HoardMCP(hoard, caller)
-    app = build_app(mcp, tokens, host, port)
+    app = build_app(mcp, tokens, host, port, oauth=oauth_issuer(hoard, tokens, host, port))
     config = uvicorn.Config(
         app,
         log_level="warning",

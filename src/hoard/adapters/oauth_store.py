@@ -1,0 +1,238 @@
+"""OAuth state in the state folder (``oauth.db``, SQLite): registered clients, pending
+authorization requests, authorization codes and issued tokens.
+
+Codes and tokens are stored as SHA-256 digests only, like the tokens file: a copy of the
+database gives nobody a working credential. Every row of a code or token names the *grant*
+it came from (one consent of the owner) and the caller entry it is bound to (the entry's
+name and digest: a caller revoked and added again under the same name is a different
+entry). Each call opens a short-lived connection, so the store is safe from any thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS clients (
+  client_id TEXT PRIMARY KEY, info TEXT NOT NULL, created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS requests (
+  request_id TEXT PRIMARY KEY, client_id TEXT NOT NULL, params TEXT NOT NULL,
+  expires_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS codes (
+  digest TEXT PRIMARY KEY, grant_id TEXT NOT NULL, client_id TEXT NOT NULL, record TEXT NOT NULL,
+  expires_at REAL NOT NULL, used INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tokens (
+  digest TEXT PRIMARY KEY, kind TEXT NOT NULL, grant_id TEXT NOT NULL, client_id TEXT NOT NULL,
+  caller TEXT NOT NULL, caller_digest TEXT NOT NULL, scopes TEXT NOT NULL,
+  expires_at REAL NOT NULL, resource TEXT, revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS tokens_grant ON tokens (grant_id);
+"""
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedToken:
+    """An access or refresh token as stored (never the token itself)."""
+
+    kind: str
+    grant_id: str
+    client_id: str
+    caller: str
+    caller_digest: str
+    scopes: tuple[str, ...]
+    expires_at: float
+    resource: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCode:
+    """An authorization code as stored: its record (the SDK's fields plus the binding)."""
+
+    grant_id: str
+    client_id: str
+    record: dict[str, Any]
+    expires_at: float
+    used: bool
+
+
+class OAuthStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        db = sqlite3.connect(self.path, timeout=10.0)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+        finally:
+            db.close()
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o600)
+
+    @contextlib.contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        finally:
+            db.close()
+
+    # -- clients ----------------------------------------------------------------------------
+
+    def save_client(self, client_id: str, info: str) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO clients VALUES (?, ?, ?)", (client_id, info, time.time())
+            )
+
+    def client(self, client_id: str) -> str | None:
+        with self._db() as db:
+            row = db.execute(
+                "SELECT info FROM clients WHERE client_id = ?", (client_id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    # -- pending authorization requests (waiting for the owner's consent) -----------------------
+
+    def save_request(
+        self, request_id: str, client_id: str, params: dict[str, Any], ttl: float
+    ) -> None:
+        now = time.time()
+        with self._db() as db:
+            db.execute("DELETE FROM requests WHERE expires_at < ?", (now,))
+            db.execute(
+                "INSERT INTO requests VALUES (?, ?, ?, ?)",
+                (request_id, client_id, json.dumps(params), now + ttl),
+            )
+
+    def request(self, request_id: str, take: bool = False) -> tuple[str, dict[str, Any]] | None:
+        """The client and parameters of a live pending request; ``take`` removes it."""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT client_id, params FROM requests WHERE request_id = ? AND expires_at >= ?",
+                (request_id, time.time()),
+            ).fetchone()
+            if take:
+                db.execute("DELETE FROM requests WHERE request_id = ?", (request_id,))
+        return None if row is None else (str(row[0]), json.loads(row[1]))
+
+    # -- authorization codes -------------------------------------------------------------------
+
+    def save_code(
+        self, code: str, grant_id: str, client_id: str, record: dict[str, Any], expires_at: float
+    ) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO codes VALUES (?, ?, ?, ?, ?, 0)",
+                (digest(code), grant_id, client_id, json.dumps(record), expires_at),
+            )
+
+    def code(self, code: str) -> StoredCode | None:
+        with self._db() as db:
+            row = db.execute(
+                "SELECT grant_id, client_id, record, expires_at, used FROM codes WHERE digest = ?",
+                (digest(code),),
+            ).fetchone()
+        if row is None:
+            return None
+        return StoredCode(str(row[0]), str(row[1]), json.loads(row[2]), float(row[3]), bool(row[4]))
+
+    def use_code(self, code: str) -> bool:
+        """Mark a code used; ``False`` when it already was (a replay) or does not exist."""
+        with self._db() as db:
+            cur = db.execute(
+                "UPDATE codes SET used = 1 WHERE digest = ? AND used = 0", (digest(code),)
+            )
+            return cur.rowcount == 1
+
+    # -- tokens --------------------------------------------------------------------------------
+
+    def save_token(self, token: str, issued: IssuedToken) -> None:
+        with self._db() as db:
+            db.execute(
+                "INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (
+                    digest(token),
+                    issued.kind,
+                    issued.grant_id,
+                    issued.client_id,
+                    issued.caller,
+                    issued.caller_digest,
+                    " ".join(issued.scopes),
+                    issued.expires_at,
+                    issued.resource,
+                ),
+            )
+
+    def token(self, token: str, kind: str) -> IssuedToken | None:
+        """A live (unrevoked, unexpired) token of ``kind``."""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT grant_id, client_id, caller, caller_digest, scopes, expires_at, resource "
+                "FROM tokens WHERE digest = ? AND kind = ? AND revoked = 0 AND expires_at >= ?",
+                (digest(token), kind, time.time()),
+            ).fetchone()
+        if row is None:
+            return None
+        return IssuedToken(
+            kind,
+            str(row[0]),
+            str(row[1]),
+            str(row[2]),
+            str(row[3]),
+            tuple(str(row[4]).split()),
+            float(row[5]),
+            row[6],
+        )
+
+    def revoke_grant(self, grant_id: str) -> int:
+        """Revoke every token of one grant; the number revoked."""
+        with self._db() as db:
+            cur = db.execute(
+                "UPDATE tokens SET revoked = 1 WHERE grant_id = ? AND revoked = 0", (grant_id,)
+            )
+            db.execute("DELETE FROM tokens WHERE expires_at < ?", (time.time() - 86400,))
+            return cur.rowcount
+
+    def retire_token(self, token: str) -> bool:
+        """Revoke one token (a refresh token as it rotates); ``False`` if it was not live."""
+        with self._db() as db:
+            cur = db.execute(
+                "UPDATE tokens SET revoked = 1 WHERE digest = ? AND revoked = 0", (digest(token),)
+            )
+            return cur.rowcount == 1
+
+    def revoke_grant_of(self, token: str) -> int:
+        """Revoke every token of the grant ``token`` belongs to (RFC 7009: revoking either
+        token of a pair revokes both)."""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT grant_id FROM tokens WHERE digest = ?", (digest(token),)
+            ).fetchone()
+            if row is None:
+                return 0
+            cur = db.execute(
+                "UPDATE tokens SET revoked = 1 WHERE grant_id = ? AND revoked = 0", (row[0],)
+            )
+            return cur.rowcount
