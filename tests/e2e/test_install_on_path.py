@@ -19,7 +19,6 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
 from mcp import Client, StdioServerParameters
 
 pytestmark = pytest.mark.anyio

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
+from mcp import Client
 from mcp.client.auth import OAuthClientProvider, TokenStorage
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import (
@@ -23,8 +24,6 @@ from mcp.shared.auth import (
     OAuthClientMetadata,
     OAuthToken,
 )
-
-from mcp import Client
 
 from .conftest import HttpServer, hoard_env
 
