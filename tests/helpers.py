@@ -6,12 +6,14 @@ them out; conftests and test modules that need them outside a fixture import the
   small vault on disk the way an editor would;
 - :func:`wait_until` / :func:`await_until`: poll a condition with a deadline (tests never
   sleep a fixed time);
-- :func:`copy_example_vault`, :func:`free_port`, :data:`EXAMPLE_VAULT`.
+- :func:`copy_example_vault`, :func:`hoard_env`, :func:`free_port`, :func:`sha`,
+  :data:`EXAMPLE_VAULT`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import socket
 import time
@@ -115,6 +117,16 @@ async def await_until(
         if time.monotonic() >= deadline:
             pytest.fail(f"condition not met within {timeout} s")
         await anyio.sleep(interval)
+
+
+def hoard_env(tmp: Path) -> dict[str, str]:
+    """The environment of a ``hoard`` child process: XDG folders under ``tmp`` so nothing
+    lands in $HOME, unbuffered output."""
+    env = dict(os.environ)
+    env["XDG_CONFIG_HOME"] = str(tmp / "xdg-config")
+    env["XDG_STATE_HOME"] = str(tmp / "xdg-state")
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
 
 
 def free_port() -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import queue
 import subprocess
 import threading
@@ -15,6 +14,7 @@ from mcp import Client, StdioServerParameters
 
 from hoard.adapters.tokens import TokenStore
 from hoard.surfaces.cli import main as cli
+from tests.helpers import hoard_env
 
 pytestmark = pytest.mark.anyio
 
@@ -31,11 +31,7 @@ READING_TOOLS = {
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     """The child's environment, with XDG folders in tmp_path so nothing lands in $HOME."""
-    out = dict(os.environ)
-    out["XDG_CONFIG_HOME"] = str(tmp_path / "xdg-config")
-    out["XDG_STATE_HOME"] = str(tmp_path / "xdg-state")
-    out["PYTHONUNBUFFERED"] = "1"
-    return out
+    return hoard_env(tmp_path)
 
 
 async def test_the_stdio_server_lists_its_tools_and_answers_a_search(

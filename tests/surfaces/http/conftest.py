@@ -12,7 +12,6 @@ the server at the end of the test (SIGTERM, then it must exit by itself).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import signal
@@ -31,7 +30,7 @@ import uvicorn
 from hoard.adapters.tokens import TokenStore
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
-from tests.helpers import EXAMPLE_VAULT, free_port, wait_until
+from tests.helpers import EXAMPLE_VAULT, free_port, hoard_env, wait_until
 
 
 @dataclass
@@ -67,14 +66,6 @@ class HttpServer:
                 self.proc.wait()
                 pytest.fail(f"hoard serve did not exit within {timeout} s of SIGTERM")
         return self.proc.returncode
-
-
-def hoard_env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["XDG_CONFIG_HOME"] = str(tmp / "xdg-config")
-    env["XDG_STATE_HOME"] = str(tmp / "xdg-state")
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from .conftest import EXAMPLE_VAULT, hoard_env
+from tests.helpers import EXAMPLE_VAULT, hoard_env
 
 
 def test_a_taken_port_is_one_clear_line_and_exit_2(hoard_bin: Path, tmp_path: Path) -> None:

@@ -14,8 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from hoard.adapters.tokens import TokenStore
-
-from .conftest import EXAMPLE_VAULT, hoard_env
+from tests.helpers import EXAMPLE_VAULT, hoard_env
 
 pytestmark = pytest.mark.anyio
 
