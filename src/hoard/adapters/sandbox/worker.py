@@ -242,10 +242,10 @@ def error_reply(message: str, line: int | None, limit: str | None, logs: Logs) -
     }
 
 
-def _run_job(job: dict[str, Any], chan: Channel) -> dict[str, Any]:
-    code = str(job["code"])
-    memory = int(job["memory"])
-    logs = Logs(int(job["max_logs"]))
+def _new_context(job: dict[str, Any], chan: Channel, logs: Logs) -> tuple[Any, Any, Any]:
+    """A fresh QuickJS context with the bootstrap in it: ``call`` asks the parent over
+    ``chan``, ``console.log`` fills ``logs``. Returns the context and the bootstrap's
+    ``finish`` and ``state`` functions."""
     ctx = _quickjs.Context()
     ctx.set_max_stack_size(int(job["stack"]))
 
@@ -273,20 +273,14 @@ def _run_job(job: dict[str, Any], chan: Channel) -> dict[str, Any]:
     finish = ctx.get("__hoard_finish")
     state = ctx.get("__hoard_state")
     ctx.eval("delete globalThis.__hoard_finish; delete globalThis.__hoard_state;")
-    # The limit is set after the bootstrap so its few objects never count against the script.
-    ctx.set_memory_limit(memory)
-    try:
-        promise = ctx.eval("(async () => {" + code + "\n})()")
-        finish(promise)
-        while ctx.execute_pending_job():
-            pass
-    except _quickjs.StackOverflow as exc:
-        return error_reply(str(exc), line_of(str(exc)), "stack", logs)
-    except _quickjs.JSException as exc:
-        text = str(exc)
-        limit = classify(text, ctx, memory, engine=True)
-        head = text.strip().splitlines()[0] if text.strip() else "the script failed"
-        return error_reply(head if limit is None else text, line_of(text), limit, logs)
+    return ctx, finish, state
+
+
+def _settled_reply(
+    code: str, ctx: Any, state: Any, memory: int, max_result: int, logs: Logs
+) -> dict[str, Any]:
+    """The reply for a script whose evaluation and job pump ended without an engine error:
+    read how its promise settled."""
     try:
         done = bool(state("done"))
     except _quickjs.JSException as exc:
@@ -310,16 +304,38 @@ def _run_job(job: dict[str, Any], chan: Channel) -> dict[str, Any]:
             limit = "memory"
         return error_reply(full, line_of(stack), limit, logs)
     result = str(state("result"))
-    if len(result.encode("utf-8")) > int(job["max_result"]):
+    if len(result.encode("utf-8")) > max_result:
         return {
             "type": "error",
             "error": "sandbox_limit",
             "limit": "result_size",
-            "message": f"the result is larger than {int(job['max_result'])} bytes",
+            "message": f"the result is larger than {max_result} bytes",
             "line": None,
             "logs": logs.lines,
         }
     return {"type": "done", "result": result, "logs": logs.lines}
+
+
+def _run_job(job: dict[str, Any], chan: Channel) -> dict[str, Any]:
+    code = str(job["code"])
+    memory = int(job["memory"])
+    logs = Logs(int(job["max_logs"]))
+    ctx, finish, state = _new_context(job, chan, logs)
+    # The limit is set after the bootstrap so its few objects never count against the script.
+    ctx.set_memory_limit(memory)
+    try:
+        promise = ctx.eval("(async () => {" + code + "\n})()")
+        finish(promise)
+        while ctx.execute_pending_job():
+            pass
+    except _quickjs.StackOverflow as exc:
+        return error_reply(str(exc), line_of(str(exc)), "stack", logs)
+    except _quickjs.JSException as exc:
+        text = str(exc)
+        limit = classify(text, ctx, memory, engine=True)
+        head = text.strip().splitlines()[0] if text.strip() else "the script failed"
+        return error_reply(head if limit is None else text, line_of(text), limit, logs)
+    return _settled_reply(code, ctx, state, memory, int(job["max_result"]), logs)
 
 
 def harden(address_space: int) -> None:
