@@ -17,6 +17,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import logging
 import os
 import secrets
 import stat
@@ -27,6 +28,8 @@ from pathlib import Path
 from hoard.adapters.fs import failpoints
 from hoard.adapters.fs.vault import STAGING_PREFIX, Vault, on_disk_name
 from hoard.core.errors import Busy, Exists, IoError, PathRejected
+
+log = logging.getLogger("hoard.atomic")
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 LOCK_TIMEOUT_S = 10.0
@@ -194,11 +197,7 @@ def _put_back(
                 )
             os.rename(back, name, src_dir_fd=dfd, dst_dir_fd=dfd)
     except OSError as exc:
-        import logging
-
-        logging.getLogger("hoard.atomic").error(
-            "could not undo a failed write of %s: %s", name, exc
-        )
+        log.error("could not undo a failed write of %s: %s", name, exc)
 
 
 def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore") -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,6 +246,23 @@ class Vault:
         """The live listing of a folder: ``(normalised path, entries, truncated)``. Entries
         ``visible`` refuses (folders are asked as ``path/``) are left out before the limit
         counts, so hidden notes neither shorten a page nor show as truncation."""
+        rel = self._listable_folder(path)
+        entries: list[Entry] = []
+        stack = [rel]
+        while stack:
+            subdirs: list[str] = []
+            for entry in self._folder_entries(stack.pop(), visible):
+                if len(entries) >= limit:
+                    return rel, entries, True
+                entries.append(entry)
+                if entry.kind == "folder":
+                    subdirs.append(entry.path)
+            if recursive:
+                stack.extend(reversed(subdirs))
+        return rel, entries, False
+
+    def _listable_folder(self, path: str) -> str:
+        """``path`` normalised, or ``not_found`` unless it is a real, not ignored folder."""
         rel = normalize_rel_path(path, allow_root=True)
         if rel:
             try:
@@ -259,54 +277,42 @@ class Vault:
             raise NotFound(
                 f"no folder at {rel!r}" + (" (it is a file)" if base.exists() else ""), path=rel
             )
-        entries: list[Entry] = []
-        truncated = False
+        return rel
+
+    def _folder_entries(
+        self, folder: str, visible: Callable[[str], bool] | None
+    ) -> Iterator[Entry]:
+        """The listed entries directly in ``folder``, by name: no dot files, nothing ignored
+        or invisible, no symlinks, sockets or devices."""
+        try:
+            with os.scandir(self.root / folder if folder else self.root) as it:
+                items = sorted(it, key=lambda e: e.name)
+        except OSError:
+            return
         ignore = self.config.ignore
-        stack = [rel]
-        while stack:
-            cur = stack.pop()
+        for item in items:
+            name = item.name
+            if name.startswith("."):
+                continue
             try:
-                with os.scandir(self.root / cur if cur else self.root) as it:
-                    items = sorted(it, key=lambda e: e.name)
+                st = item.stat(follow_symlinks=False)  # a symlink is never followed
             except OSError:
                 continue
-            subdirs = []
-            for entry in items:
-                name = entry.name
-                if name.startswith("."):
-                    continue
-                try:
-                    st = entry.stat(follow_symlinks=False)  # a symlink is never followed
-                except OSError:
-                    continue
-                child = f"{cur}/{name}" if cur else name
-                if not child.isascii():
-                    child = _nfc(child)
-                if stat.S_ISDIR(st.st_mode):
-                    if ignore and self.is_ignored(child + "/"):
-                        continue
-                    if visible is not None and not visible(child + "/"):
-                        continue
-                    kind, size = "folder", 0
-                    subdirs.append(child)
-                elif stat.S_ISREG(st.st_mode):
-                    if ignore and self.is_ignored(child):
-                        continue
-                    if visible is not None and not visible(child):
-                        continue
-                    kind = "note" if name[-3:].lower() == ".md" else "file"
-                    size = st.st_size
-                else:
-                    continue  # symlinks, sockets, devices
-                if len(entries) >= limit:
-                    truncated = True
-                    break
-                entries.append(Entry(child, kind, size, st.st_mtime))
-            if truncated:
-                break
-            if recursive:
-                stack.extend(reversed(subdirs))
-        return rel, entries, truncated
+            child = f"{folder}/{name}" if folder else name
+            if not child.isascii():
+                child = _nfc(child)
+            if stat.S_ISDIR(st.st_mode):
+                asked, kind, size = child + "/", "folder", 0
+            elif stat.S_ISREG(st.st_mode):
+                asked, size = child, st.st_size
+                kind = "note" if name[-3:].lower() == ".md" else "file"
+            else:
+                continue  # symlinks, sockets, devices
+            if ignore and self.is_ignored(asked):
+                continue
+            if visible is not None and not visible(asked):
+                continue
+            yield Entry(child, kind, size, st.st_mtime)
 
 
 def on_disk_name(dir_fd: int, name: str) -> str:
@@ -320,8 +326,6 @@ def on_disk_name(dir_fd: int, name: str) -> str:
         return name
     except OSError:
         pass
-    import unicodedata
-
     try:
         entries = os.listdir(dir_fd)
     except OSError:
@@ -342,6 +346,4 @@ def _is_symlink(name: str, dir_fd: int) -> bool:
 def _nfc(s: str) -> str:
     if s.isascii():
         return s
-    import unicodedata
-
     return unicodedata.normalize("NFC", s)
