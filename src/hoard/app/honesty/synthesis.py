@@ -205,13 +205,26 @@ class SynthesisBook:
         )
         if root is None:
             return out
-        incomplete = False
         expanded = {rel}
+        complete = self._check_sources(root, walk, seen, out, expanded)
+        _conclude(out, complete, sources=len(expanded) - 1)
+        return out
+
+    def _check_sources(
+        self,
+        root: Registration,
+        walk: Walk,
+        seen: Callable[[str], bool] | None,
+        out: SynthesisStatusResult,
+        expanded: set[str],
+    ) -> bool:
+        """Walk ``root``'s sources breadth-first (a source that is a registered summary adds
+        its own; ``expanded`` ends cycles), adding each drifted one to ``out``. False when the
+        budget ran out before every source was checked."""
         queue: deque[Registration] = deque([root])
         while queue:
             if walk.budget.out_of_time():
-                incomplete = True
-                break
+                return False
             reg = queue.popleft()
             for src, recorded in reg.sources:
                 state = walk.files.get(src)
@@ -220,8 +233,7 @@ class SynthesisBook:
                     if state.checked:
                         walk.files[src] = state
                 if not state.checked:
-                    incomplete = True
-                    break
+                    return False
                 if state.revision != recorded:
                     if seen is not None and not seen(src):
                         out.hidden_drifted += 1
@@ -232,27 +244,7 @@ class SynthesisBook:
                     nested = self._latest(src, walk)
                     if nested is not None:
                         queue.append(nested)
-            if incomplete:
-                break
-        n = len(out.drifted) + out.hidden_drifted
-        if n:
-            out.state = "stale"
-            out.message = f"{n} source file(s) changed or vanished since registration" + (
-                " (the budget ran out, so there may be more)" if incomplete else ""
-            )
-        elif incomplete:
-            out.state = "incomplete"
-            out.message = (
-                "the check budget ran out before every source was checked; no drift found "
-                "in the part that was checked"
-            )
-        else:
-            out.state = "current"
-            out.message = (
-                f"every source ({len(expanded) - 1} file(s), transitively) has the revision "
-                "recorded at registration"
-            )
-        return out
+        return True
 
     def warnings_for(
         self, paths: list[str], budget: Budget, caller: Caller
@@ -306,3 +298,26 @@ def _warning(r: SynthesisStatusResult, budget: dict[str, Any]) -> dict[str, Any]
         "budget": budget,
         "disclaimer": r.disclaimer,
     }
+
+
+def _conclude(out: SynthesisStatusResult, complete: bool, sources: int) -> None:
+    """Set ``out``'s state and message from what the walk found (``sources``: how many files
+    it reached, transitively)."""
+    n = len(out.drifted) + out.hidden_drifted
+    if n:
+        out.state = "stale"
+        out.message = f"{n} source file(s) changed or vanished since registration" + (
+            " (the budget ran out, so there may be more)" if not complete else ""
+        )
+    elif not complete:
+        out.state = "incomplete"
+        out.message = (
+            "the check budget ran out before every source was checked; no drift found "
+            "in the part that was checked"
+        )
+    else:
+        out.state = "current"
+        out.message = (
+            f"every source ({sources} file(s), transitively) has the revision "
+            "recorded at registration"
+        )
