@@ -177,35 +177,7 @@ def pick_inputs(
     pool_links = visible_links or [s[0] for s in sizes]
     link_notes = rng.sample(pool_links, min(count, len(pool_links)))
 
-    folders = {
-        f: s
-        for f, s in folder_sizes(root).items()
-        if visible_to_callers(f + "/x.md", config) and f != SCRATCH
-    }
-    lists: list[tuple[str, str, str, int, int]] = []
-    if folders:
-        largest = max(folders, key=lambda f: (folders[f][0], f))
-        # The target is for a 500-note folder: the smallest folder with at least 500 notes
-        # (listing cost grows with the entries), else the largest.
-        at_least = [f for f in folders if folders[f][0] >= 500]
-        near = min(at_least, key=lambda f: (folders[f][0], f)) if at_least else largest
-        notes_in, entries = folders[near]
-        lists.append(
-            ("list_500", f"vault_list {near}/ ({notes_in} notes)", near, entries, max(500, entries))
-        )
-        if largest != near:
-            n_large, e_large = folders[largest]
-            lists.append(
-                (
-                    "list_largest",
-                    f"vault_list {largest}/ ({n_large} notes), limit 500",
-                    largest,
-                    e_large,
-                    500,
-                )
-            )
-    else:
-        lists.append(("list_500", "vault_list / (root)", "", len(sizes), max(500, len(sizes))))
+    lists = list_targets(root, config, len(sizes))
     facts = {
         "small_note": {"path": small[0], "bytes": small[1]},
         "large_note": {"path": large[0], "bytes": large[1]} if large else "scratch",
@@ -215,3 +187,31 @@ def pick_inputs(
     }
     pool = text_pool(notes, rng, 320_000 if large is None else 40_000)
     return Inputs(small, large, link_notes, lists, pool, facts)
+
+
+def list_targets(root: Path, config: Config, notes: int) -> list[tuple[str, str, str, int, int]]:
+    """The folders the list phases use, as ``(key, label, folder, entries, limit)``: the
+    smallest visible folder with at least 500 notes (else the largest), and the largest
+    with a limit of 500 when it is another one; the root when there are no folders
+    (``notes``: the visible notes in the vault)."""
+    folders = {
+        f: s
+        for f, s in folder_sizes(root).items()
+        if visible_to_callers(f + "/x.md", config) and f != SCRATCH
+    }
+    if not folders:
+        return [("list_500", "vault_list / (root)", "", notes, max(500, notes))]
+    largest = max(folders, key=lambda f: (folders[f][0], f))
+    # The target is for a 500-note folder: the smallest folder with at least 500 notes
+    # (listing cost grows with the entries), else the largest.
+    at_least = [f for f in folders if folders[f][0] >= 500]
+    near = min(at_least, key=lambda f: (folders[f][0], f)) if at_least else largest
+    notes_in, entries = folders[near]
+    lists = [
+        ("list_500", f"vault_list {near}/ ({notes_in} notes)", near, entries, max(500, entries))
+    ]
+    if largest != near:
+        n_large, e_large = folders[largest]
+        label = f"vault_list {largest}/ ({n_large} notes), limit 500"
+        lists.append(("list_largest", label, largest, e_large, 500))
+    return lists
