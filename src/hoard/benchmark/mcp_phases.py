@@ -248,18 +248,24 @@ class Phases:
             await self.r.raw_phase(http, key, label, tool, args_for)
 
     async def writes(self) -> None:
-        pool = self.inputs.pool
+        """Write phases on scratch notes, then archive each and read its history."""
+        revisions = await self._write_phases()
+        await self._retire_phases(revisions)
 
-        def note(i: int, tag: str) -> str:
-            return scratch_note(f"Bench note {tag}{i}", 500, pool, 7919 * i + len(tag) * 131)
+    def _scratch_text(self, i: int, tag: str) -> str:
+        return scratch_note(
+            f"Bench note {tag}{i}", 500, self.inputs.pool, 7919 * i + len(tag) * 131
+        )
 
+    async def _write_phases(self) -> list[Any]:
+        """Dry run, create and overwrite; the revisions the overwrites left."""
         await self.r.phase(
             "write_dry",
             "vault_write dry run (500 B, new path)",
             "vault_write",
             lambda i: {
                 "path": f"{SCRATCH}/dry-{i}.md",
-                "content": note(i, "dry "),
+                "content": self._scratch_text(i, "dry "),
                 "dry_run": True,
             },
             dry_check,
@@ -268,7 +274,7 @@ class Phases:
             "write_create",
             "vault_write real: create (500 B)",
             "vault_write",
-            lambda i: {"path": f"{SCRATCH}/w-{i}.md", "content": note(i, "")},
+            lambda i: {"path": f"{SCRATCH}/w-{i}.md", "content": self._scratch_text(i, "")},
             status_is("written"),
         )
         revisions = [d.get("revision") if d else None for d in created]
@@ -278,12 +284,15 @@ class Phases:
             "vault_write",
             lambda i: {
                 "path": f"{SCRATCH}/w-{i}.md",
-                "content": note(i + self.total, "v2 "),
+                "content": self._scratch_text(i + self.total, "v2 "),
                 "expected_revision": revisions[i],
             },
             status_is("written"),
         )
-        revisions = [d.get("revision") if d else None for d in overwritten]
+        return [d.get("revision") if d else None for d in overwritten]
+
+    async def _retire_phases(self, revisions: list[Any]) -> None:
+        """Archive each written scratch note, then read the revision the archive kept."""
         _, archived = await self.r.phase(
             "archive",
             "vault_archive (expected_revision)",
