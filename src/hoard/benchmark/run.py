@@ -33,6 +33,7 @@ from hoard.benchmark.corpus import (
 )
 from hoard.benchmark.report import machine_info, now_iso, versions
 from hoard.benchmark.rows import RSS_TARGET_MB, Row, targets_for
+from hoard.core.config import Config
 from hoard.core.errors import InvalidArgument
 
 Say = Callable[[str], None]
@@ -193,6 +194,16 @@ def run_bench(
     return receipt
 
 
+@dataclass(frozen=True, slots=True)
+class _InProcess:
+    """What the in-process part measured, and what it chose for the HTTP phases."""
+
+    indexed: inprocess.Indexed
+    queries: list[query_set.Query]
+    query_origin: str
+    inputs: Inputs
+
+
 def _measure(
     root: Path,
     tmp: Path,
@@ -202,7 +213,6 @@ def _measure(
     say: Say,
     bar_for: Callable[[str], Bar],
 ) -> dict[str, Any]:
-    n, warmup = opts.n, opts.warmup_calls
     rng = random.Random(opts.seed)
     config = load_config(root)
     notes = md_notes(root)
@@ -211,6 +221,47 @@ def _measure(
     corpus["mb"] = round(corpus["bytes"] / 1e6, 2)
     targets = targets_for(len(notes))
 
+    local = _measure_in_process(root, tmp, source, opts, config, notes, rng, say, bar_for)
+    for row in local.indexed.rows:
+        row.targets = list(targets.get(row.key, []))
+    facts = local.indexed.facts
+    corpus["index_bytes"] = facts["index_bytes"]
+    corpus["index_mb"] = round(facts["index_bytes"] / 1e6, 1)
+    corpus["indexed_notes"] = facts["indexed_notes"]
+    corpus["notes_with_links"] = facts["notes_with_links"]
+
+    rows: list[Row] = list(local.indexed.rows)
+    receipt: dict[str, Any] = {"server": None, "rss": None, "search": {}}
+    if opts.http:
+        http_rows, http_facts = _measure_http(root, tmp, opts, local, config, targets, say)
+        rows += http_rows
+        receipt.update(http_facts)
+
+    queries = local.queries
+    scan_texts = [q.text for q in queries if q.kind != "misspelled"] or [q.text for q in queries]
+    runs = min(opts.n, max(3, min(10, opts.n // 10)))
+    rows += baselines.measure(root, notes, scan_texts, runs, say)
+
+    order = {g: i for i, g in enumerate(GROUP_ORDER)}
+    rows.sort(key=lambda r: order.get(r.group, len(order)))  # stable: phase order kept
+    receipt.update(_receipt_fields(opts, corpus, local, rows))
+    return receipt
+
+
+def _measure_in_process(
+    root: Path,
+    tmp: Path,
+    source: Path | None,
+    opts: Options,
+    config: Config,
+    notes: list[Path],
+    rng: random.Random,
+    say: Say,
+    bar_for: Callable[[str], Bar],
+) -> _InProcess:
+    """Build the index and time the in-process rows, then choose the queries and the inputs
+    of the HTTP phases (while the index is open)."""
+    n, warmup = opts.n, opts.warmup_calls
     bar = bar_for("rebuilding")
     indexed, hoard = inprocess.measure(root, tmp / "state", n, warmup, bar, bar.finish, say)
     try:
@@ -226,59 +277,55 @@ def _measure(
         )
     finally:
         hoard.close()
-    for row in indexed.rows:
-        row.targets = list(targets.get(row.key, []))
-    corpus["index_bytes"] = indexed.facts["index_bytes"]
-    corpus["index_mb"] = round(indexed.facts["index_bytes"] / 1e6, 1)
-    corpus["indexed_notes"] = indexed.facts["indexed_notes"]
-    corpus["notes_with_links"] = indexed.facts["notes_with_links"]
+    return _InProcess(indexed, queries, origin, inputs)
 
-    rows: list[Row] = list(indexed.rows)
-    receipt: dict[str, Any] = {"server": None, "rss": None, "search": {}}
-    if opts.http:
-        http_rows, facts, info = _http_rows(
-            root, tmp, opts, inputs, queries, config.rerank.enabled, targets, say
-        )
-        rows += http_rows
-        receipt["search"] = facts
-        receipt["server"] = info
-        mem = info.get("mem_end_mb") or {}
-        peak = mem.get("VmHWM")
-        receipt["rss"] = {
-            "VmRSS_mb": mem.get("VmRSS"),
-            "VmHWM_mb": peak,
-            "target": f"peak < {RSS_TARGET_MB:g} MB",
-            "pass": None if peak is None else peak < RSS_TARGET_MB,
-        }
 
-    scan_texts = [q.text for q in queries if q.kind != "misspelled"] or [q.text for q in queries]
-    runs = min(n, max(3, min(10, n // 10)))
-    rows += baselines.measure(root, notes, scan_texts, runs, say)
-
-    order = {g: i for i, g in enumerate(GROUP_ORDER)}
-    rows.sort(key=lambda r: order.get(r.group, len(order)))  # stable: phase order kept
-    receipt.update(
-        {
-            "kind": "hoard-bench",
-            "format": 1,
-            "machine": machine_info(),
-            "versions": versions(),
-            "corpus": corpus,
-            "settings": {
-                "n": n,
-                "warmup": warmup,
-                "seed": opts.seed,
-                "http": opts.http,
-                "queries": origin,
-                "query_kinds": query_set.kinds(queries),
-            },
-            "transport": TRANSPORT if opts.http else None,
-            "source_vault_untouched": None,
-            "figures": {r.key: r.as_dict() for r in rows},
-            "inputs": inputs.facts,
-        }
+def _measure_http(
+    root: Path,
+    tmp: Path,
+    opts: Options,
+    local: _InProcess,
+    config: Config,
+    targets: dict[str, list[tuple[str, float]]],
+    say: Say,
+) -> tuple[list[Row], dict[str, Any]]:
+    """The rows measured over HTTP and the receipt's ``search``, ``server`` and ``rss``."""
+    rows, facts, info = _http_rows(
+        root, tmp, opts, local.inputs, local.queries, config.rerank.enabled, targets, say
     )
-    return receipt
+    mem = info.get("mem_end_mb") or {}
+    peak = mem.get("VmHWM")
+    rss = {
+        "VmRSS_mb": mem.get("VmRSS"),
+        "VmHWM_mb": peak,
+        "target": f"peak < {RSS_TARGET_MB:g} MB",
+        "pass": None if peak is None else peak < RSS_TARGET_MB,
+    }
+    return rows, {"search": facts, "server": info, "rss": rss}
+
+
+def _receipt_fields(
+    opts: Options, corpus: dict[str, Any], local: _InProcess, rows: list[Row]
+) -> dict[str, Any]:
+    return {
+        "kind": "hoard-bench",
+        "format": 1,
+        "machine": machine_info(),
+        "versions": versions(),
+        "corpus": corpus,
+        "settings": {
+            "n": opts.n,
+            "warmup": opts.warmup_calls,
+            "seed": opts.seed,
+            "http": opts.http,
+            "queries": local.query_origin,
+            "query_kinds": query_set.kinds(local.queries),
+        },
+        "transport": TRANSPORT if opts.http else None,
+        "source_vault_untouched": None,
+        "figures": {r.key: r.as_dict() for r in rows},
+        "inputs": local.inputs.facts,
+    }
 
 
 def failures(receipt: dict[str, Any]) -> list[str]:
