@@ -107,6 +107,7 @@ class Hoard:
         self.maintenance = Maintenance(self.deps, self.keeper)
         # The read and maintenance use-cases, by the names the surfaces call.
         self.search = self.searching.search
+        self.tags = self.searching.fields.tags
         self.read = self.reading.read
         self.list = self.reading.list
         self.links = self.reading.links

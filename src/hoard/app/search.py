@@ -16,10 +16,12 @@ from hoard.adapters.search.rerank import Reranker
 from hoard.adapters.search.types import SearchOutcome, SearchRequest
 from hoard.app.access import Visible
 from hoard.app.deps import Deps
+from hoard.app.fields import FieldListing, checked_offset, unfiltered
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
 from hoard.app.search_rerank import is_contested, rerank_step
 from hoard.core.errors import HoardError, InvalidArgument
+from hoard.core.filters import parse_filters
 from hoard.core.models import SearchHit, SearchResult
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
@@ -74,6 +76,7 @@ class SearchFlow:
         self.fallback = fallback
         self.reranker = reranker
         self.honesty = honesty
+        self.fields = FieldListing(deps, keeper, honesty)
 
     def search(
         self,
@@ -84,15 +87,29 @@ class SearchFlow:
         rerank: str = "auto",
         visible: Visible | None = None,
         caller: Caller | None = None,
+        *,
+        filters: object = None,
+        offset: int = 0,
     ) -> SearchResult:
         t0 = time.perf_counter()
         caller = caller or self.deps.owner
         self.deps.access.require(caller, "read")
         args = checked_args(query, limit, folder, mode, rerank)
+        flt, offset = parse_filters(filters), checked_offset(offset)
+        if flt is not None and not args.query.strip():
+            seen = self._visible(caller, visible)
+            return self.fields.listing(
+                args.query, args.limit, args.folder, flt, offset, seen, caller, t0
+            )
         reranker = self.reranker if args.rerank != "off" else None
         fetch = max(args.limit, self.deps.config.rerank.shortlist) if reranker else args.limit
         req = SearchRequest(
-            args.query, fetch, args.folder, args.mode, self._visible(caller, visible)
+            args.query,
+            fetch + offset,
+            args.folder,
+            args.mode,
+            self._visible(caller, visible),
+            flt,
         )
         outcome, error = self._ranked(req)
         hits = outcome.hits
@@ -108,7 +125,7 @@ class SearchFlow:
             self.deps.config.rerank.shortlist,
             self.deps.access.is_private,
         )
-        hits = step.hits[: args.limit]
+        hits = step.hits[offset : offset + args.limit]
         self._add_synthesis_warnings(hits, caller)
         return SearchResult(
             query=args.query,
@@ -119,7 +136,8 @@ class SearchFlow:
             hidden_protected=outcome.hidden,
             took_ms=round((time.perf_counter() - t0) * 1000, 3),
             results=hits,
-            warnings=step.warnings + correction_warnings(outcome),
+            warnings=step.warnings + correction_warnings(outcome) + unfiltered(flt, error),
+            next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
         )
 
     def _visible(self, caller: Caller, extra: Visible | None) -> Visible | None:

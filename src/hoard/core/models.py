@@ -33,6 +33,8 @@ class SearchResult:
     took_ms: float
     results: list[SearchHit]
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    next_offset: int | None = None
+    """Where the next page starts (``offset``), when there may be one."""
 
 
 @dataclass
@@ -315,3 +317,17 @@ class RunResult:
     logs: list[str]
     calls: list[dict[str, Any]]
     elapsed_ms: float
+
+
+@dataclass
+class TagCount:
+    tag: str
+    count: int
+
+
+@dataclass
+class TagsResult:
+    """``vault_tags``: each tag with the number of notes the caller can see that carry it."""
+
+    tags: list[TagCount]
+    folder: str | None = None

@@ -78,3 +78,15 @@ def test_a_stale_revision_is_a_conflict(vault: Path, capsys: pytest.CaptureFixtu
 def test_nothing_to_do_is_an_error(vault: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert hoard(vault, "edit", "tech/lamp.md") != 0
     assert "nothing to do" in capsys.readouterr().err
+
+
+def test_search_filters_and_tags_on_the_command_line(
+    vault: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert hoard(vault, "search", "--status", "draft", "--tag", "home", "--json") == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [h["path"] for h in found["results"]] == ["tech/lamp.md"]
+    assert hoard(vault, "search", "--status", "done") == 0
+    assert "no matches" in capsys.readouterr().out
+    assert hoard(vault, "tags") == 0
+    assert "home" in capsys.readouterr().out

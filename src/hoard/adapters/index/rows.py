@@ -8,12 +8,13 @@ import hashlib
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hoard.adapters.fs.vault import FileStat, Vault
 from hoard.core.config import Config
 from hoard.core.errors import HoardError
+from hoard.core.filters import field_key, updated_key
 from hoard.core.fold import alt_text
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.core.globs import matches
@@ -55,6 +56,17 @@ def jsonable(v: Any, depth: int = 0) -> Any:
     return str(v)
 
 
+def filter_fields(fm: dict[str, Any] | None) -> tuple[str | None, str | None, str | None]:
+    """The frontmatter's ``type`` and ``status`` keys and its ``updated`` date."""
+    fm = fm or {}
+
+    def key(name: str) -> str | None:
+        value = fm.get(name)
+        return field_key(str(value)) if isinstance(value, str | int) and str(value) else None
+
+    return key("type"), key("status"), updated_key(fm.get("updated"))
+
+
 def delete_note(conn: sqlite3.Connection, path: str) -> None:
     row = conn.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
     if row is None:
@@ -73,6 +85,7 @@ def delete_note(conn: sqlite3.Connection, path: str) -> None:
         )
     conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
     conn.execute("DELETE FROM links WHERE src=?", (row[0],))
+    conn.execute("DELETE FROM note_tags WHERE note=?", (row[0],))
     conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
 
 
@@ -93,6 +106,10 @@ class PreparedNote:
     """``notes_fts`` columns: path, title (with aliases), tags, body, frontmatter, alt."""
     links: list[tuple[str, str, str, str | None, str | None, int, int]]
     """``links`` columns after ``src``."""
+    fields: tuple[str | None, str | None, str | None] = (None, None, None)
+    """``type_key``, ``status_key``, ``updated``: what the search filters compare."""
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    """``note_tags`` rows after ``note``: each distinct tag as written and its key."""
 
 
 def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | None:
@@ -130,6 +147,8 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
             doc.frontmatter_text,
             alt_text(words),
         ),
+        fields=filter_fields(doc.frontmatter),
+        tags=list({field_key(t): (t, field_key(t)) for t in doc.tags}.values()),
         links=[
             (
                 ln.target,
@@ -151,7 +170,8 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
     pkey, skey = note_keys(note.path)
     cur = conn.execute(
         "INSERT INTO notes(path, folder, path_key, stem_key, mtime_ns, size, revision, "
-        "title, rank_mult, fm_json, problems) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        "title, rank_mult, fm_json, problems, type_key, status_key, updated) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             note.path,
             folder_of(note.path),
@@ -164,6 +184,7 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
             note.rank_mult,
             note.fm_json,
             note.problems,
+            *note.fields,
         ),
     )
     rowid = cur.lastrowid
@@ -180,6 +201,11 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
         conn.execute(
             "INSERT INTO titles(rowid, title, tags) VALUES(?, ?, ?)",
             (rowid, note.fts[1], note.fts[2]),  # title with aliases, tags
+        )
+    if note.tags:
+        conn.executemany(
+            "INSERT INTO note_tags(note, tag, tag_key) VALUES(?,?,?)",
+            [(rowid, *t) for t in note.tags],
         )
     if note.links:
         conn.executemany(

@@ -31,7 +31,7 @@ from hoard.core.config import Config
 
 log = logging.getLogger("hoard.index")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 INDEX_MISSING = "index is missing"
 
@@ -49,9 +49,20 @@ CREATE TABLE notes(
   title TEXT NOT NULL,
   rank_mult REAL NOT NULL,
   fm_json TEXT,
-  problems TEXT
+  problems TEXT,
+  type_key TEXT,
+  status_key TEXT,
+  updated TEXT
 );
 CREATE INDEX notes_path_key ON notes(path_key);
+CREATE INDEX notes_updated ON notes(updated);
+CREATE TABLE note_tags(
+  note INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  tag_key TEXT NOT NULL
+);
+CREATE INDEX note_tags_key ON note_tags(tag_key, note);
+CREATE INDEX note_tags_note ON note_tags(note);
 CREATE INDEX notes_stem_key ON notes(stem_key);
 CREATE INDEX notes_folder ON notes(folder);
 CREATE VIRTUAL TABLE notes_fts USING fts5(

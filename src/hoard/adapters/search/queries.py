@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from typing import Any
 
+from hoard.adapters.search.filtered import filter_clause
 from hoard.adapters.search.types import Row, SearchRequest
 from hoard.core.config import SearchConfig
 from hoard.core.errors import BadQuery
@@ -126,6 +127,10 @@ class FtsQueries:
             lo, hi = folder_range(req.folder)
             sql += " AND n.path >= ? AND n.path < ?"
             params += [lo, hi]
+        if req.filters is not None:
+            where, extra = filter_clause(req.filters)
+            sql += where
+            params += extra
         sql += " ORDER BY s DESC LIMIT ?"
         params.append(fetch)
         return rows_of(conn.execute(sql, params))

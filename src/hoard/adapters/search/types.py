@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from hoard.core.filters import Filters
 from hoard.core.models import SearchHit
 
 Visible = Callable[[str], bool]
@@ -19,6 +20,8 @@ class SearchRequest:
     folder: str | None = None
     mode: str = "natural"
     visible: Visible | None = None
+    filters: Filters | None = None
+    """Field filters, applied inside every query (:mod:`hoard.adapters.search.filtered`)."""
 
 
 class Row(NamedTuple):

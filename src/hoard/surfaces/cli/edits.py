@@ -23,7 +23,7 @@ from hoard.core.errors import InvalidArgument
 from hoard.core.models import to_json
 from hoard.surfaces.cli.common import add_common
 
-COMMANDS = ("edit",)
+COMMANDS = ("edit", "tags")
 
 
 def add_parsers(sub: Any) -> None:
@@ -45,6 +45,34 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--edits", default=None, help="a JSON list of edit objects; - for stdin")
     p.add_argument("--revision", default=None, help="the revision you edit (default: current)")
     p.add_argument("--dry-run", action="store_true", help="show the diff, change nothing")
+
+    p = sub.add_parser("tags", help="every tag with how many notes carry it")
+    add_common(p)
+    p.add_argument("--folder", default=None, help="only notes below this folder")
+
+
+def add_filter_args(p: argparse.ArgumentParser) -> None:
+    """``hoard search``'s field filters (the ``filters`` of ``vault_search``)."""
+    p.add_argument("--type", action="append", default=[], help="frontmatter type (any of)")
+    p.add_argument("--status", action="append", default=[], help="frontmatter status (any of)")
+    p.add_argument("--tag", action="append", default=[], help="a tag the note must carry")
+    p.add_argument("--any-tag", action="append", default=[], help="one of these tags")
+    p.add_argument("--since", default=None, help="updated on or after YYYY-MM-DD")
+    p.add_argument("--until", default=None, help="updated on or before YYYY-MM-DD")
+    p.add_argument("--offset", type=int, default=0, help="skip this many results (paging)")
+
+
+def filter_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    pairs = {
+        "type": args.type,
+        "status": args.status,
+        "tags": args.tag,
+        "tags_any": args.any_tag,
+        "updated_after": args.since,
+        "updated_before": args.until,
+    }
+    filters = {k: v for k, v in pairs.items() if v}
+    return {"filters": filters or None, "offset": args.offset}
 
 
 def _value(text: str) -> Any:
@@ -100,6 +128,11 @@ def edits_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
+    if args.command == "tags":
+        tags = hoard.tags(args.folder)
+        text = "\n".join(f"{t.count:6}  {t.tag}" for t in tags.tags) or "no tags"
+        print(json.dumps(to_json(tags), ensure_ascii=False, indent=2) if args.json else text)
+        return 0
     edits = edits_from_args(args)
     revision = args.revision or hoard.read(args.path, 0, 1).revision
     result = hoard.edits.edit(args.path, edits, revision, args.dry_run)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard.app.hoard import Hoard
+from hoard.surfaces.cli import edits
 from hoard.surfaces.cli.common import EXIT_OK, EXIT_VIOLATIONS, Progress, add_common, emit
 
 COMMANDS = ("search", "read", "list", "links", "run-js", "index", "check")
@@ -18,8 +19,9 @@ COMMANDS = ("search", "read", "list", "links", "run-js", "index", "check")
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("search", help="ranked full-text search")
     add_common(p)
-    p.add_argument("query", help="what to look for")
+    p.add_argument("query", nargs="?", default="", help="what to look for (none: list by filters)")
     p.add_argument("--limit", type=int, default=10)
+    edits.add_filter_args(p)
     p.add_argument("--folder", default=None, help="only notes below this folder")
     p.add_argument(
         "--mode",
@@ -59,7 +61,10 @@ def add_parsers(sub: Any) -> None:
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
     cmd = args.command
     if cmd == "search":
-        emit(args, hoard.search(args.query, args.limit, args.folder, args.mode), _print_search)
+        found = hoard.search(
+            args.query, args.limit, args.folder, args.mode, **edits.filter_kwargs(args)
+        )
+        emit(args, found, _print_search)
     elif cmd == "read":
         emit(args, hoard.read(args.path, args.offset, args.max_bytes), _print_read)
     elif cmd == "list":
@@ -84,7 +89,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 def _print_search(r: Any) -> None:
-    if r.engine != "fts5":
+    if r.engine not in ("fts5", "index"):
         print(f"(answered by {r.engine}: {r.error})", file=sys.stderr)
     if not r.results:
         print("no matches")

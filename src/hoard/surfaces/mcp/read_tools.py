@@ -51,6 +51,13 @@ DESCRIPTIONS = {
 }
 
 
+FILTERS_HELP = (
+    "Only notes whose frontmatter matches: type, status (a string or a list: any of), tags "
+    "(all of), tags_any (one of), updated_after / updated_before (YYYY-MM-DD, inclusive), "
+    "folder. With an empty query, lists the matching notes, newest updated first."
+)
+
+
 def register_read_tools(host: ToolHost) -> None:
     register_search_and_read(host)
     register_graph_and_policy(host)
@@ -70,8 +77,19 @@ def register_search_and_read(host: ToolHost) -> None:
             str, Field(description='"natural" (default) or "fts" (FTS5 grammar).')
         ] = "natural",
         rerank: Annotated[str, Field(description='"auto", "on" or "off".')] = "auto",
+        filters: Annotated[dict[str, Any] | None, Field(description=FILTERS_HELP)] = None,
+        offset: Annotated[int, Field(ge=0, description="Skip this many results.")] = 0,
     ) -> SearchResult:
-        return hoard.search(query, limit, folder, mode, rerank, caller=host.caller_of(ctx))
+        return hoard.search(
+            query,
+            limit,
+            folder,
+            mode,
+            rerank,
+            caller=host.caller_of(ctx),
+            filters=filters,
+            offset=offset,
+        )
 
     def small_note(path: object = None, **_: Any) -> bool:
         size = hoard.note_size(path)

@@ -24,6 +24,7 @@ from hoard.core.errors import InvalidArgument
 from hoard.core.policy import Caller
 from hoard.surfaces.mcp.code_tool import register_code_tool
 from hoard.surfaces.mcp.edit_tools import register_edit_tools
+from hoard.surfaces.mcp.field_tools import register_field_tools
 from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
 from hoard.surfaces.mcp.listing import visible_tools
 from hoard.surfaces.mcp.read_tools import register_read_tools
@@ -37,6 +38,7 @@ TOOL_GROUPS: tuple[Callable[[ToolHost], None], ...] = (
     register_read_tools,
     register_write_tools,
     register_edit_tools,
+    register_field_tools,
     register_honesty_tools,
     register_code_tool,
 )

@@ -1,0 +1,172 @@
+"""Field filters inside the index query, the filtered listing, and tag counts (issue 20).
+
+The filters become one SQL condition over ``notes n`` (its ``type_key``, ``status_key`` and
+``updated`` columns and the ``note_tags`` table), added to the search's own query, so the
+page is cut after filtering, never before. Visibility (protected notes) is the caller's
+``visible`` test, applied to the rows as they come, before anything is counted.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hoard.adapters.index.store import Index
+from hoard.core.filters import Filters
+from hoard.core.snippet import best_window
+
+Visible = Callable[[str], bool]
+
+_HAS_TAG = "EXISTS (SELECT 1 FROM note_tags t WHERE t.note = n.id AND t.tag_key {})"
+
+
+def folder_range(folder: str) -> tuple[str, str]:
+    return folder + "/", folder + "0"  # '0' sorts right after '/'
+
+
+def filter_clause(f: Filters) -> tuple[str, list[Any]]:
+    """``(" AND ...", params)`` restricting ``notes n`` to the filters ('' when none)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for column, values in (("n.type_key", f.type), ("n.status_key", f.status)):
+        if values:
+            parts.append(f"{column} IN ({','.join('?' * len(values))})")
+            params += values
+    for tag in f.tags:
+        parts.append(_HAS_TAG.format("= ?"))
+        params.append(tag)
+    if f.tags_any:
+        parts.append(_HAS_TAG.format(f"IN ({','.join('?' * len(f.tags_any))})"))
+        params += f.tags_any
+    if f.updated_after:
+        parts.append("n.updated >= ?")
+        params.append(f.updated_after)
+    if f.updated_before:
+        parts.append("n.updated <= ?")
+        params.append(f.updated_before)
+    if f.folder:
+        parts.append("n.path >= ? AND n.path < ?")
+        params += folder_range(f.folder)
+    return ("".join(f" AND {p}" for p in parts), params)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    rows: list[tuple[int, str, str, str, str | None]]
+    """``(id, path, title, folder, fm_json)`` of the page, newest ``updated`` first."""
+    hidden: int
+    next_offset: int | None
+
+
+def list_notes(
+    conn: sqlite3.Connection,
+    f: Filters,
+    folder: str | None,
+    visible: Visible | None,
+    limit: int,
+    offset: int,
+) -> Listing:
+    """Every note the filters match, newest ``updated`` first (undated last), paged."""
+    where, params = filter_clause(f)
+    if folder:
+        where += " AND n.path >= ? AND n.path < ?"
+        params += folder_range(folder)
+    cur = conn.execute(
+        "SELECT n.id, n.path, n.title, n.folder, n.fm_json FROM notes n "
+        f"WHERE 1{where} ORDER BY n.updated IS NULL, n.updated DESC, n.path",
+        params,
+    )
+    page: list[tuple[int, str, str, str, str | None]] = []
+    hidden = seen = 0
+    more = False
+    for row in cur:
+        if visible is not None and not visible(row[1]):
+            hidden += 1
+            continue
+        if seen >= offset + limit:
+            more = True
+        elif seen >= offset:
+            page.append(row)
+        seen += 1
+    return Listing(page, hidden, offset + limit if more else None)
+
+
+def tag_counts(
+    conn: sqlite3.Connection, visible: Visible | None, folder: str | None
+) -> list[tuple[str, int]]:
+    """Each tag (as most notes write it) with the number of visible notes carrying it,
+    most used first."""
+    where, params = "", []
+    if folder:
+        where, params = " AND n.path >= ? AND n.path < ?", list(folder_range(folder))
+    rows = conn.execute(
+        "SELECT t.tag_key, t.tag, n.path FROM note_tags t JOIN notes n ON n.id = t.note "
+        f"WHERE 1{where}",
+        params,
+    )
+    counts: dict[str, int] = {}
+    spellings: dict[str, dict[str, int]] = {}
+    for key, tag, path in rows:
+        if visible is not None and not visible(path):
+            continue
+        counts[key] = counts.get(key, 0) + 1
+        forms = spellings.setdefault(key, {})
+        forms[tag] = forms.get(tag, 0) + 1
+    named = [(_most_written(spellings[k]), n) for k, n in counts.items()]
+    return sorted(named, key=lambda tn: (-tn[1], tn[0]))
+
+
+def _most_written(forms: dict[str, int]) -> str:
+    return max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+
+@dataclass(slots=True)
+class Listed:
+    path: str
+    title: str
+    folder: str
+    frontmatter: dict[str, Any] | None
+    snippet: str
+
+
+class FieldIndex:
+    """The filtered listing and the tag counts, over the index's reader connection."""
+
+    def __init__(self, index: Index, snippet_chars: int) -> None:
+        self.index = index
+        self.snippet_chars = snippet_chars
+
+    def listing(
+        self,
+        f: Filters,
+        folder: str | None,
+        visible: Visible | None,
+        limit: int,
+        offset: int,
+    ) -> tuple[list[Listed], int, int | None]:
+        """``(page, hidden, next_offset)``: the notes the filters match, newest first."""
+        conn = self.index.reader()
+        found = list_notes(conn, f, folder, visible, limit, offset)
+        bodies: dict[int, str] = {}
+        if found.rows:
+            ids = [r[0] for r in found.rows]
+            marks = ",".join("?" * len(ids))
+            sql = f"SELECT rowid, body FROM notes_fts WHERE rowid IN ({marks})"
+            bodies = dict(conn.execute(sql, ids).fetchall())
+        page = [
+            Listed(
+                path,
+                title,
+                fold,
+                json.loads(fm) if fm else None,
+                best_window(bodies.get(rowid) or "", [], self.snippet_chars),
+            )
+            for rowid, path, title, fold, fm in found.rows
+        ]
+        return page, found.hidden, found.next_offset
+
+    def tags(self, visible: Visible | None, folder: str | None) -> list[tuple[str, int]]:
+        return tag_counts(self.index.reader(), visible, folder)
