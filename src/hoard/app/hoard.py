@@ -28,6 +28,7 @@ from hoard.app.edit import Edits
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
+from hoard.app.move import Moves
 from hoard.app.read_code import CodeRunner
 from hoard.app.reading import Reading
 from hoard.app.search import SearchFlow
@@ -99,6 +100,7 @@ class Hoard:
         self.write_core = WriteCore(self.deps)
         self.writes = WritePath(self.write_core)
         self.edits = Edits(self.writes)
+        self.moves = Moves(self.writes)
         fallback = SubstringSearcher(self.vault, self.config)
         self.searching = SearchFlow(
             self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty

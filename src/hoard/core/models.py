@@ -331,3 +331,32 @@ class TagsResult:
 
     tags: list[TagCount]
     folder: str | None = None
+
+
+@dataclass
+class MovedFile:
+    path: str
+    role: str
+    """``note`` (the note at its new path), ``link`` (a note whose links were rewritten),
+    ``index`` (a folder's _INDEX.md), ``old`` (the note's old path, removed)."""
+    before: str | None
+    after: str | None
+
+
+@dataclass
+class MoveResult:
+    """``vault_move``: the note's new place, every file the move touched, and the links it
+    could not rewrite (private notes by path; notes the caller cannot see only counted)."""
+
+    status: str
+    path: str
+    new_path: str
+    transaction_id: str | None
+    revision: str | None
+    previous_revision: str | None
+    files: list[MovedFile]
+    not_rewritten: list[str] = field(default_factory=list)
+    hidden_not_rewritten: int = 0
+    proposal_id: str | None = None
+    expires_at: str | None = None
+    diff: str | None = None

@@ -46,6 +46,25 @@ POINTS: tuple[str, ...] = (
     "txn.done",
 )
 
+MOVE_POINTS: tuple[str, ...] = (
+    # vault_move: one journaled transaction (new note, linking notes, _INDEX.md files, old note)
+    "move.locked",
+    "move.intent",
+    "txn.move-note.preserved",
+    "txn.move-note.staged",
+    "txn.move-note.renamed",
+    "txn.move-note.dir_fsync",
+    "txn.move-link.preserved",
+    "txn.move-link.staged",
+    "txn.move-link.renamed",
+    "txn.move-index.preserved",
+    "txn.move-index.staged",
+    "txn.move-index.renamed",
+    "txn.move-old.preserved",
+    "txn.move-old.unlinked",
+    "txn.done",
+)
+
 OTHER_POINTS: tuple[str, ...] = (
     # a worker process of a full rebuild, before it prepares a chunk of notes
     "rebuild.worker",

@@ -30,6 +30,9 @@ from hoard.core.times import iso
 
 log = logging.getLogger("hoard.writes")
 
+TOOLS = {"file_note": "vault_file_note", "move": "vault_move"}
+"""The tool each kind of journaled transaction belongs to (its ledger events name it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Filing:
@@ -184,10 +187,12 @@ class FileNotes:
         blobs: dict[str, bytes],
         caller: Caller,
         last: tuple[str, str | None] = ("intent", None),
+        tool: str = "vault_file_note",
     ) -> tuple[str, str | None]:
         """Apply a journaled transaction, file by file, under locks the caller holds.
         Idempotent: a file already at its new revision is left alone. Never rebases: a file
-        at neither its base nor its new revision stops the transaction (``stuck``)."""
+        at neither its base nor its new revision stops the transaction (``stuck``). A file
+        whose new revision is ``None`` is removed (its bytes preserved first)."""
         try:
             for f in files:
                 rel, role = f["path"], f["role"]
@@ -203,7 +208,7 @@ class FileNotes:
                         return "stuck", detail  # already reported; nothing new to record
                     self.core.records.finish_transaction(txn, "stuck", detail)
                     self.core.records.event(
-                        "vault_file_note",
+                        tool,
                         caller.name,
                         rel,
                         current.revision,
@@ -217,10 +222,14 @@ class FileNotes:
                         rel, current.raw, f"overwrite (transaction {txn})", caller.name
                     )
                 failpoints.hit(f"txn.{role}.preserved")
-                atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}")
+                if f["new"] is None:
+                    atomic.unlink(self.core.vault, rel)
+                    failpoints.hit(f"txn.{role}.unlinked")
+                else:
+                    atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}")
                 self.core.refresh(rel)
                 self.core.records.event(
-                    "vault_file_note", caller.name, rel, current.revision, f["new"], "written", txn
+                    tool, caller.name, rel, current.revision, f["new"], "written", txn
                 )
         except HoardError as exc:
             self.core.records.finish_transaction(txn, "failed", f"{exc.code}: {exc.message}")
@@ -252,7 +261,12 @@ class FileNotes:
             with atomic.locks(self.core.lock_dir, [f["path"] for f in files]):
                 try:
                     state, detail = self.roll_forward(
-                        txn_id, files, blobs, caller, (txn.state, txn.detail)
+                        txn_id,
+                        files,
+                        blobs,
+                        caller,
+                        (txn.state, txn.detail),
+                        TOOLS.get(txn.kind, "vault_file_note"),
                     )
                 except HoardError as exc:
                     state, detail = "failed", f"{exc.code}: {exc.message}"

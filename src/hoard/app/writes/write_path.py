@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
@@ -53,6 +54,10 @@ class WritePath:
         self._notes = FileNotes(core)
         self._retire = Retirement(core)
         self.recover = self._notes.recover
+        self.roll_forward = self._notes.roll_forward
+        self.confirmers: dict[str, Callable[[Proposal, Caller], Any]] = {}
+        """Flows built on this write path that make proposals of their own (vault_move)
+        register how to apply them here."""
         self.history = self._retire.history
 
     def file_note(
@@ -209,6 +214,8 @@ class WritePath:
                 caller=caller,
                 confirming=True,
             )
+        elif p.tool in self.confirmers:
+            result = self.confirmers[p.tool](p, caller)
         elif p.tool == "vault_archive":
             result = self.archive(
                 p.path, p.args["reason"], p.expected_revision or "", caller=caller, confirming=True

@@ -1,0 +1,301 @@
+"""``vault_move``: rename or move a note, rewrite every link to it, update the _INDEX.md of
+both folders, as one journaled transaction (the same journal and recovery as
+``vault_file_note``: each file's prior bytes are preserved, ``vault_recover`` or startup
+completes an interrupted move, and never overwrites a file that changed meanwhile).
+
+The plan (which files change, and how) is made under the per-path locks of every file it
+touches, so a write through hoard to a linking note waits for the move (or the move waits
+for it, then re-plans from the note as it is). Order of the transaction: the note at its new
+path, the linking notes, the _INDEX.md files, and last the removal of the old path, so a
+crash leaves the note findable at one path or both, never at none.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.index.graph import backlinks, resolve_many
+from hoard.adapters.ledger.records import Proposal
+from hoard.app.writes.common import add_index_line, index_path_for, iso, links_to
+from hoard.app.writes.write_path import WritePath
+from hoard.core import gates, relink
+from hoard.core.errors import Busy, Exists, InvalidArgument, IoError, NotFound, PrivateNote
+from hoard.core.gates import Current
+from hoard.core.links import extract_links, link_key, note_keys
+from hoard.core.models import MovedFile, MoveResult
+from hoard.core.note import revision_of
+from hoard.core.paths import folder_of, stem_of
+from hoard.core.policy import Caller
+
+TOOL = "vault_move"
+ROLES = {"move-note": "note", "move-link": "link", "move-index": "index", "move-old": "old"}
+
+
+@dataclass(slots=True)
+class Plan:
+    rel: str
+    dst: str
+    current: Current
+    before: dict[str, bytes | None] = field(default_factory=dict)
+    after: dict[str, bytes | None] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    private: list[str] = field(default_factory=list)
+    hidden: int = 0
+
+    def files(self) -> list[dict[str, Any]]:
+        order = ["move-note", "move-link", "move-index", "move-old"]
+        paths = sorted(self.roles, key=lambda p: (order.index(self.roles[p]), p))
+        return [
+            {
+                "path": p,
+                "role": self.roles[p],
+                "base": _rev(self.before[p]),
+                "new": _rev(self.after[p]),
+            }
+            for p in paths
+            if self.before[p] != self.after[p]
+        ]
+
+    def diff(self) -> str:
+        out: list[str] = []
+        for f in self.files():
+            p = f["path"]
+            a = self.rel if p == self.dst else p
+            old = (self.before[p] or b"") if p != self.dst else (self.current.raw or b"")
+            out += difflib.unified_diff(
+                old.decode("utf-8", "replace").splitlines(keepends=True),
+                (self.after[p] or b"").decode("utf-8", "replace").splitlines(keepends=True),
+                fromfile="/dev/null" if f["base"] is None and p != self.dst else f"a/{a}",
+                tofile="/dev/null" if f["new"] is None else f"b/{p}",
+            )
+        return "".join(out)
+
+
+def _rev(raw: bytes | None) -> str | None:
+    return None if raw is None else revision_of(raw)
+
+
+class Moves:
+    def __init__(self, writes: WritePath) -> None:
+        self.writes = writes
+        self.core = writes.core
+        writes.confirmers[TOOL] = self._confirm
+
+    def move(
+        self,
+        path: str,
+        new_path: str,
+        expected_revision: str,
+        update_links: bool = True,
+        dry_run: bool = False,
+        caller: Caller | None = None,
+        *,
+        confirming: bool = False,
+    ) -> MoveResult:
+        caller = caller or self.core.deps.owner
+        with self.core.attempt(TOOL, caller, path):
+            rel = self.core.target(path, caller)
+            dst = self.core.target(new_path, caller)
+            if not isinstance(expected_revision, str) or not expected_revision:
+                raise InvalidArgument("expected_revision is required: the revision you move")
+            if rel == dst:
+                raise InvalidArgument("the note is already at that path")
+            for p in (rel, dst):
+                if gates.is_private(p, self.core.config):
+                    raise PrivateNote(f"{p!r} is private: notes there are never moved", path=p)
+            return self._locked(
+                rel, dst, expected_revision, update_links, dry_run, caller, confirming
+            )
+
+    def _locked(
+        self,
+        rel: str,
+        dst: str,
+        expected: str,
+        update_links: bool,
+        dry_run: bool,
+        caller: Caller,
+        confirming: bool,
+    ) -> MoveResult:
+        paths = set(self._plan(rel, dst, update_links, caller).roles)
+        for _ in range(3):
+            with atomic.locks(self.core.lock_dir, sorted(paths)):
+                plan = self._plan(rel, dst, update_links, caller)
+                if not set(plan.roles) <= paths:
+                    paths |= set(plan.roles)  # a new link appeared meanwhile: lock it too
+                    continue
+                failpoints.hit("move.locked")
+                if not dry_run:
+                    current = plan.current
+                    self.core.guarded(
+                        TOOL,
+                        caller,
+                        rel,
+                        lambda: current.revision,  # noqa: B023 (called before the loop moves on)
+                        lambda: gates.check_revision(rel, current, expected),  # noqa: B023
+                    )
+                return self._apply(plan, expected, update_links, dry_run, caller, confirming)
+        raise Busy("the links to this note keep changing; try the move again", path=rel)
+
+    def _plan(self, rel: str, dst: str, update_links: bool, caller: Caller) -> Plan:
+        current = self.core.current(rel)
+        if current.raw is None:
+            raise NotFound(f"no note at {rel!r}", path=rel)
+        there = self.core.current(dst)
+        if there.raw is not None:
+            raise Exists(f"{dst!r} exists; a move never replaces a note", there.revision)
+        plan = Plan(rel, dst, current)
+        plan.before.update({rel: current.raw, dst: None})
+        plan.after.update({rel: None})
+        plan.roles.update({rel: "move-old", dst: "move-note"})
+        self.core.deps.ensure_fresh()
+        conn = self.core.deps.index.reader()
+        dst_skey = note_keys(dst)[1]
+        keep_stem = not any(
+            p != rel
+            for (p,) in conn.execute("SELECT path FROM notes WHERE stem_key = ?", (dst_skey,))
+        )
+
+        def rewritten(src: str, raw: bytes, out_folder: str) -> bytes:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return raw
+            hits = resolve_many(conn, [(link_key(ln), src) for ln in _targets(text)])
+            rebase = src == rel and folder_of(rel) != folder_of(dst)
+            return relink.rewrite(
+                text,
+                src,
+                lambda t: hits.get((link_key(t), src)) == rel,
+                lambda t: relink.wikilink_target(t, dst, keep_stem),
+                lambda p: dst if p == rel else (p if rebase else None),
+                out_folder,
+            ).encode("utf-8")
+
+        plan.after[dst] = (
+            rewritten(rel, current.raw, folder_of(dst)) if update_links else (current.raw)
+        )
+        if update_links:
+            self._linkers(plan, conn, caller, rewritten)
+        self._indexes(plan, caller)
+        return plan
+
+    def _linkers(self, plan: Plan, conn: Any, caller: Caller, rewritten: Any) -> None:
+        seen = self.core.deps.access.visibility(caller)
+        for src in backlinks(conn, plan.rel):
+            if src == plan.rel:
+                continue
+            if seen is not None and not seen(src):
+                plan.hidden += 1
+                continue
+            if gates.is_private(src, self.core.config):
+                plan.private.append(src)
+                continue
+            raw = self.core.current(src).raw
+            if raw is None:
+                continue
+            plan.before[src], plan.roles[src] = raw, "move-link"
+            plan.after[src] = rewritten(src, raw, folder_of(src))
+
+    def _indexes(self, plan: Plan, caller: Caller) -> None:
+        """The old folder's _INDEX.md loses the note's line; the new folder's gains it."""
+        rel, dst = plan.rel, plan.dst
+        old_idx, new_idx = index_path_for(rel), index_path_for(dst)
+        if old_idx == new_idx or "_INDEX" in (stem_of(rel), stem_of(dst)):
+            return
+        line = f"- [[{stem_of(dst)}]]"
+        for idx in (old_idx, new_idx):
+            if idx not in plan.before:
+                plan.before[idx] = self.core.current(idx).raw
+                plan.after[idx] = plan.before[idx]
+        old_raw = plan.after[old_idx]
+        if old_raw is not None:
+            kept, moved = _drop_lines(old_raw, dst)
+            if moved is not None:
+                plan.after[old_idx], line = kept, moved
+                plan.roles[old_idx] = "move-index"
+        new_raw = plan.after[new_idx]
+        if not gates.is_private(new_idx, self.core.config) and (
+            new_raw is None or not links_to(new_raw, dst)
+        ):
+            plan.after[new_idx] = add_index_line(new_raw, dst, line, folder_of(dst) or "Vault")
+            plan.roles[new_idx] = "move-index"
+        for idx in (old_idx, new_idx):
+            if idx not in plan.roles:
+                del plan.before[idx], plan.after[idx]
+
+    def _apply(
+        self,
+        plan: Plan,
+        expected: str,
+        update_links: bool,
+        dry_run: bool,
+        caller: Caller,
+        confirming: bool,
+    ) -> MoveResult:
+        files = plan.files()
+        result = MoveResult(
+            "dry_run",
+            plan.rel,
+            plan.dst,
+            None,
+            _rev(plan.after[plan.dst]),
+            plan.current.revision,
+            [MovedFile(f["path"], ROLES[f["role"]], f["base"], f["new"]) for f in files],
+            plan.private,
+            plan.hidden,
+        )
+        if dry_run:
+            result.diff = plan.diff()
+            return result
+        if caller.write_mode == "propose" and not confirming:
+            p = self.core.propose(
+                TOOL,
+                plan.rel,
+                plan.after[plan.dst] or b"",
+                plan.current.raw,
+                expected,
+                caller,
+                {"new_path": plan.dst, "update_links": update_links},
+            )
+            result.status, result.proposal_id = "proposed", p.proposal_id
+            result.expires_at, result.diff = iso(p.expires_at), plan.diff()
+            return result
+        blobs = {p: b for p, b in plan.after.items() if b is not None}
+        txn = self.core.records.begin_transaction("move", {"files": files}, blobs, caller.name)
+        failpoints.hit("move.intent")
+        state, detail = self.writes.roll_forward(txn, files, blobs, caller, tool=TOOL)
+        if state != "done":
+            raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
+        result.status, result.transaction_id = "moved", txn
+        return result
+
+    def _confirm(self, p: Proposal, caller: Caller) -> MoveResult:
+        return self.move(
+            p.path,
+            p.args["new_path"],
+            p.expected_revision or "",
+            bool(p.args.get("update_links", True)),
+            caller=caller,
+            confirming=True,
+        )
+
+
+def _targets(text: str) -> list[str]:
+    return [ln.target for ln in extract_links(text)]
+
+
+def _drop_lines(raw: bytes, dst: str) -> tuple[bytes, str | None]:
+    """The index without the lines that (now) link the moved note, and the first of them."""
+    kept: list[bytes] = []
+    moved: str | None = None
+    for line in raw.splitlines(keepends=True):
+        if links_to(line, dst) and line.strip().startswith((b"-", b"*", b"[[")):
+            if moved is None:
+                moved = line.decode("utf-8", "replace").rstrip("\r\n")
+            continue
+        kept.append(line)
+    return b"".join(kept), moved
