@@ -65,6 +65,9 @@ class Plan:
             p = f["path"]
             a = self.rel if p == self.dst else p
             old = (self.before[p] or b"") if p != self.dst else (self.current.raw or b"")
+            if p == self.dst and old == self.after[p]:
+                out.append(f"--- a/{a}\n+++ b/{p}\n")  # moved as it is: no hunks
+                continue
             out += difflib.unified_diff(
                 old.decode("utf-8", "replace").splitlines(keepends=True),
                 (self.after[p] or b"").decode("utf-8", "replace").splitlines(keepends=True),

@@ -90,3 +90,16 @@ def test_search_filters_and_tags_on_the_command_line(
     assert "no matches" in capsys.readouterr().out
     assert hoard(vault, "tags") == 0
     assert "home" in capsys.readouterr().out
+
+
+def test_mv_moves_and_rewrites_links(vault: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (vault / "tech" / "desk.md").write_text(NOTE.replace("Lamp", "Desk") + "[[lamp]]\n", "utf-8")
+    assert hoard(vault, "mv", "tech/lamp.md", "home/lamp.md", "--dry-run") == 0
+    assert "+++ b/home/lamp.md" in capsys.readouterr().out
+    assert (vault / "tech" / "lamp.md").exists()
+    assert hoard(vault, "mv", "tech/lamp.md", "home/lamp.md", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "moved"
+    assert not (vault / "tech" / "lamp.md").exists()
+    assert "[[lamp]]" in (vault / "tech" / "desk.md").read_text(encoding="utf-8")
+    assert hoard(vault, "mv", "home/lamp.md", "tech/desk.md") != 0
+    assert "exists" in capsys.readouterr().err

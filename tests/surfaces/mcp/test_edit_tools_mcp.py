@@ -89,3 +89,30 @@ async def test_vault_edit_is_listed_as_a_non_destructive_write(hoard: Hoard) -> 
     assert ann is not None
     assert (ann.read_only_hint, ann.destructive_hint) == (False, False)
     assert "edits" in tools["vault_edit"].input_schema["required"]
+
+
+async def test_vault_move_through_mcp(hoard: Hoard) -> None:
+    (hoard.vault.root / "tech" / "desk.md").write_text("---\ntitle: D\n---\n[[lamp]]\n", "utf-8")
+    async with Client(HoardMCP(hoard, WRITER).server) as c:
+        dry = await c.call_tool(
+            "vault_move",
+            {
+                "path": "tech/lamp.md",
+                "new_path": "home/lamp.md",
+                "expected_revision": rev(hoard),
+                "dry_run": True,
+            },
+        )
+        moved = await c.call_tool(
+            "vault_move",
+            {"path": "tech/lamp.md", "new_path": "home/lamp.md", "expected_revision": rev(hoard)},
+        )
+        again = await c.call_tool(
+            "vault_move",
+            {"path": "tech/lamp.md", "new_path": "home/x.md", "expected_revision": "0" * 64},
+        )
+    assert dry.structured_content["status"] == "dry_run"
+    assert {f["role"] for f in dry.structured_content["files"]} >= {"note", "old", "index"}
+    assert moved.structured_content["status"] == "moved"
+    assert (hoard.vault.root / "home" / "lamp.md").exists()
+    assert json.loads(again.content[0].text)["error"] == "not_found"

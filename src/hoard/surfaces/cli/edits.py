@@ -23,7 +23,7 @@ from hoard.core.errors import InvalidArgument
 from hoard.core.models import to_json
 from hoard.surfaces.cli.common import add_common
 
-COMMANDS = ("edit", "tags")
+COMMANDS = ("edit", "tags", "mv")
 
 
 def add_parsers(sub: Any) -> None:
@@ -45,6 +45,14 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--edits", default=None, help="a JSON list of edit objects; - for stdin")
     p.add_argument("--revision", default=None, help="the revision you edit (default: current)")
     p.add_argument("--dry-run", action="store_true", help="show the diff, change nothing")
+
+    p = sub.add_parser("mv", help="move or rename a note and rewrite the links to it")
+    add_common(p)
+    p.add_argument("path")
+    p.add_argument("new_path")
+    p.add_argument("--revision", default=None, help="the revision you move (default: current)")
+    p.add_argument("--no-links", action="store_true", help="do not rewrite links to the note")
+    p.add_argument("--dry-run", action="store_true", help="list the files and diffs only")
 
     p = sub.add_parser("tags", help="every tag with how many notes carry it")
     add_common(p)
@@ -133,6 +141,8 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         text = "\n".join(f"{t.count:6}  {t.tag}" for t in tags.tags) or "no tags"
         print(json.dumps(to_json(tags), ensure_ascii=False, indent=2) if args.json else text)
         return 0
+    if args.command == "mv":
+        return _move(args, hoard)
     edits = edits_from_args(args)
     revision = args.revision or hoard.read(args.path, 0, 1).revision
     result = hoard.edits.edit(args.path, edits, revision, args.dry_run)
@@ -145,4 +155,24 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
             print(f"would break the contract: {v['field']}: {v['message']}", file=sys.stderr)
     else:
         print(f"{result.status} {result.path} ({(result.revision or '')[:12]})")
+    return 0
+
+
+def _move(args: argparse.Namespace, hoard: Hoard) -> int:
+    revision = args.revision or hoard.read(args.path, 0, 1).revision
+    r = hoard.moves.move(args.path, args.new_path, revision, not args.no_links, args.dry_run)
+    if args.json:
+        print(json.dumps(to_json(r), ensure_ascii=False, indent=2))
+        return 0
+    if r.status == "dry_run":
+        sys.stdout.write(r.diff or "")
+    else:
+        print(
+            f"{r.status} {r.path} -> {r.new_path}"
+            + (f" ({r.transaction_id})" * bool(r.transaction_id))
+        )
+    for f in r.files:
+        print(f"  {f.role:<6} {f.path}", file=sys.stderr)
+    for p in r.not_rewritten:
+        print(f"  not rewritten (private): {p}", file=sys.stderr)
     return 0

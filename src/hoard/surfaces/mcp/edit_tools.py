@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from hoard.core.models import WriteResult
+from hoard.core.models import MoveResult, WriteResult
 from hoard.surfaces.mcp.results import ToolHost, add_tools, tool_result
 from hoard.surfaces.mcp.write_tools import WRITES, DryRun, Path
 
@@ -26,6 +26,7 @@ EDITS_HELP = (
 
 def register_edit_tools(mcp: ToolHost) -> None:
     editing = mcp.hoard.edits
+    moves = mcp.hoard.moves
 
     @tool_result
     def vault_edit(
@@ -37,9 +38,31 @@ def register_edit_tools(mcp: ToolHost) -> None:
     ) -> WriteResult:
         return editing.edit(path, edits, expected_revision, dry_run, mcp.caller_of(ctx))
 
+    @tool_result
+    def vault_move(
+        path: Path,
+        new_path: Annotated[str, Field(description="Where the note goes (vault-relative).")],
+        expected_revision: Annotated[str, Field(description="The revision you move.")],
+        ctx: Context,
+        update_links: Annotated[
+            bool, Field(description="Rewrite every link to the note (default true).")
+        ] = True,
+        dry_run: DryRun = False,
+    ) -> MoveResult:
+        return moves.move(
+            path, new_path, expected_revision, update_links, dry_run, mcp.caller_of(ctx)
+        )
+
     add_tools(
         mcp.server,
         [
+            (
+                vault_move,
+                "Rename or move a note and rewrite every link to it (wikilinks with aliases, "
+                "headings and embeds, relative Markdown links) and both folders' _INDEX.md, as "
+                "one journaled transaction; dry_run lists every file with its diff.",
+                WRITES,
+            ),
             (
                 vault_edit,
                 "Change part of a note without resending it: append, prepend, edit a "
@@ -47,6 +70,6 @@ def register_edit_tools(mcp: ToolHost) -> None:
                 "and tags. The result goes through every vault_write gate and returns "
                 "vault_write's result (or a proposal with its diff).",
                 WRITES,
-            )
+            ),
         ],
     )
