@@ -31,8 +31,11 @@ READ_TOOLS = {
     "claim_list",
     "synthesis_status",
     "read_code",
+    "vault_tags",  # issue 20
 }
 WRITE_TOOLS = {
+    "vault_edit",  # issue 20
+    "vault_move",
     "vault_write",
     "vault_file_note",
     "vault_recover",
