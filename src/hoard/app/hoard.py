@@ -26,6 +26,7 @@ from hoard.app.access import Access
 from hoard.app.deps import Deps
 from hoard.app.edit import Edits
 from hoard.app.freshness import IndexKeeper
+from hoard.app.git_history import GitHistory
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
 from hoard.app.move import Moves
@@ -101,6 +102,7 @@ class Hoard:
         self.writes = WritePath(self.write_core)
         self.edits = Edits(self.writes)
         self.moves = Moves(self.writes)
+        self.git_log = GitHistory(self.deps).log
         fallback = SubstringSearcher(self.vault, self.config)
         self.searching = SearchFlow(
             self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty

@@ -19,7 +19,8 @@ from typing import Any
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks, resolve_many
 from hoard.adapters.ledger.records import Proposal
-from hoard.app.writes.common import add_index_line, index_path_for, iso, links_to
+from hoard.app.writes.common import add_index_line, index_path_for, links_to
+from hoard.core.times import iso
 from hoard.app.writes.write_path import WritePath
 from hoard.core import gates, relink
 from hoard.core.errors import Busy, Exists, InvalidArgument, IoError, NotFound, PrivateNote

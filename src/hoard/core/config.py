@@ -100,6 +100,11 @@ class RerankConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class GitConfig:
+    commit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     private: tuple[str, ...] = ("personal-notes/**",)
     protected: tuple[str, ...] = ()
@@ -109,6 +114,7 @@ class Config:
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     proposals: ProposalsConfig = field(default_factory=ProposalsConfig)
     rerank: RerankConfig = field(default_factory=RerankConfig)
+    git: GitConfig = field(default_factory=GitConfig)
 
 
 # --- schema -------------------------------------------------------------------------------
@@ -304,6 +310,15 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         ),
         "shortlist": (_int(2, 200), "How many BM25 hits the model sees and may reorder."),
     },
+    "git": {
+        "commit": (
+            _bool,
+            "When the vault is a git work tree: every change hoard makes (write, edit, move, "
+            "archive, restore, file_note, confirm) becomes one commit of only the paths it "
+            "changed, the caller as author and the ledger event ids in the message. A failed "
+            "commit never undoes the change; the ledger records `commit_failed`.",
+        ),
+    },
 }
 
 SECTIONS: dict[str, type[Any]] = {
@@ -312,6 +327,7 @@ SECTIONS: dict[str, type[Any]] = {
     "limits": LimitsConfig,
     "proposals": ProposalsConfig,
     "rerank": RerankConfig,
+    "git": GitConfig,
 }
 
 

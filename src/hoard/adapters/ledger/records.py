@@ -132,16 +132,17 @@ class Records:
         decision: str,
         reason: str | None = None,
         intent_id: int | None = None,
-    ) -> None:
-        """Record an event. The outcome of a change (it names its intent) commits without
-        an fsync: the intent row is durable, and an intent whose outcome a power loss took
-        is reconciled from the file at the next start. Every other event is durable."""
+    ) -> int:
+        """Record an event; its id. The outcome of a change (it names its intent) commits
+        without an fsync: the intent row is durable, and an intent whose outcome a power loss
+        took is reconciled from the file at the next start. Every other event is durable."""
         with self.ledger.transaction(durable=intent_id is None) as conn:
-            conn.execute(
+            cur = conn.execute(
                 "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
                 "intent_id) VALUES(?,?,?,?,?,?,?,?,?)",
                 (time.time(), tool, caller, path, before, after, decision, reason, intent_id),
             )
+            return int(cur.lastrowid or 0)
 
     def begin_change(
         self,

@@ -13,6 +13,7 @@ from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.ledger.records import Proposal, Records
+from hoard.adapters.vcs.git import Git, GitFailed
 from hoard.app.deps import Deps
 from hoard.app.writes.common import index_path_for, links_to
 from hoard.core import gates
@@ -34,6 +35,7 @@ class WriteCore:
         self.config = deps.config
         self.records = Records(deps.ledger)
         self.lock_dir = deps.lock_dir
+        self.git = Git(deps.vault.root) if deps.config.git.commit else None
 
     def current(self, rel: str) -> Current:
         try:
@@ -171,9 +173,28 @@ class WriteCore:
             atomic.replace(self.vault, rel, new, point, previous=current.raw)
         self.refresh(rel)
         failpoints.hit(f"{point}.indexed")
-        self.records.event(
+        event = self.records.event(
             tool, caller.name, rel, current.revision, after, "written", intent_id=intent
         )
+        self.commit(tool, caller, [rel], [event])
+
+    def commit(self, tool: str, caller: Caller, paths: list[str], events: list[int]) -> None:
+        """With ``[git] commit``: one commit of exactly these paths, the caller as author and
+        the ledger event ids in the message. A failure is recorded, never raised: the files
+        are written whatever git says."""
+        if self.git is None:
+            return
+        ids = ", ".join(str(e) for e in events)
+        message = (
+            f"{tool}: {', '.join(paths)}\n\nhoard-events: {ids}\nhoard-caller: {caller.name}\n"
+        )
+        try:
+            self.git.commit(paths, message, caller.name)
+        except GitFailed as exc:
+            log.warning("git commit after %s failed: %s", tool, exc)
+            self.records.event(
+                tool, caller.name, paths[0], None, None, "commit_failed", str(exc)[:1000]
+            )
 
     @contextlib.contextmanager
     def failure_recorded(

@@ -193,6 +193,7 @@ class FileNotes:
         Idempotent: a file already at its new revision is left alone. Never rebases: a file
         at neither its base nor its new revision stops the transaction (``stuck``). A file
         whose new revision is ``None`` is removed (its bytes preserved first)."""
+        events: list[int] = []
         try:
             for f in files:
                 rel, role = f["path"], f["role"]
@@ -228,8 +229,10 @@ class FileNotes:
                 else:
                     atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}")
                 self.core.refresh(rel)
-                self.core.records.event(
-                    tool, caller.name, rel, current.revision, f["new"], "written", txn
+                events.append(
+                    self.core.records.event(
+                        tool, caller.name, rel, current.revision, f["new"], "written", txn
+                    )
                 )
         except HoardError as exc:
             self.core.records.finish_transaction(txn, "failed", f"{exc.code}: {exc.message}")
@@ -238,6 +241,8 @@ class FileNotes:
             raise
         failpoints.hit("txn.done")
         self.core.records.finish_transaction(txn, "done")
+        if events:
+            self.core.commit(tool, caller, [f["path"] for f in files], events)
         return "done", None
 
     def recover(

@@ -111,9 +111,10 @@ class Retirement:
             atomic.unlink(self.core.vault, rel)
         failpoints.hit("archive.unlinked")
         self.core.refresh(rel)
-        records.event(
+        event = records.event(
             "vault_archive", caller.name, rel, sha, None, reason, rev.revision_id, intent_id=intent
         )
+        self.core.commit("vault_archive", caller, [rel], [event])
         return rev.revision_id
 
     def restore(
@@ -166,9 +167,10 @@ class Retirement:
                 path=rel,
             )
         self.core.refresh(rel)
-        records.event(
+        event = records.event(
             "vault_restore", caller.name, rel, None, sha, "restored", revision_id, intent_id=intent
         )
+        self.core.commit("vault_restore", caller, [rel], [event])
 
     def history(
         self, path: str | None = None, revision_id: str | None = None, caller: Caller | None = None

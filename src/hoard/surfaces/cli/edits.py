@@ -176,3 +176,24 @@ def _move(args: argparse.Namespace, hoard: Hoard) -> int:
     for p in r.not_rewritten:
         print(f"  not rewritten (private): {p}", file=sys.stderr)
     return 0
+
+
+def git_lines(entries: list[Any]) -> list[str]:
+    """``hoard history --git``: the note's commits, with the ledger events each names."""
+    if not entries:
+        return ["  (no git commits: not a git work tree, or none touch this note)"]
+    out = []
+    for e in entries:
+        events = next(
+            (
+                ln.split(":", 1)[1].strip()
+                for ln in e.body.splitlines()
+                if ln.startswith("hoard-events:")
+            ),
+            "",
+        )
+        out.append(
+            f"  commit {e.commit[:12]}  {e.at}  by {e.author}  {e.subject}"
+            + (f"  (ledger events {events})" if events else "")
+        )
+    return out

@@ -13,6 +13,7 @@ from typing import Any
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import HistoryResult, RevisionContent, to_json
+from hoard.surfaces.cli import edits
 from hoard.surfaces.cli.common import add_common
 
 COMMANDS = ("history", "restore", "proposals", "confirm", "reject", "recover")
@@ -23,6 +24,7 @@ def add_parsers(sub: Any) -> None:
     add_common(p)
     p.add_argument("path", nargs="?")
     p.add_argument("--revision", default=None, help="print one preserved revision's bytes")
+    p.add_argument("--git", action="store_true", help="also the git log of the note")
 
     p = sub.add_parser("restore", help="recreate a note from a preserved revision")
     add_common(p)
@@ -81,6 +83,8 @@ def _history(args: argparse.Namespace, hoard: Hoard) -> int:
         + (f"  ({e.reason})" if e.reason else "")
         for e in h.events
     ]
+    if args.git:
+        lines += edits.git_lines(hoard.git_log(h.path))
     _out(args, h, "\n".join(lines))
     return 0
 

@@ -1,0 +1,1 @@
+"""Version control of the vault: git commits of hoard's own changes."""
