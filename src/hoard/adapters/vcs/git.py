@@ -75,7 +75,6 @@ class Git:
         self._run(
             "commit",
             "--quiet",
-            "--no-verify",
             "--only",
             f"--author={who}",
             "-m",
