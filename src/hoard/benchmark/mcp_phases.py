@@ -15,6 +15,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from hoard.benchmark.corpus import LARGE_BYTES, SCRATCH, Inputs, scratch_note
+from hoard.benchmark.edit_phases import edit_phases
 from hoard.benchmark.mcp_runner import ArgsFor, Check, Runner, Targets, error_text, structured
 from hoard.benchmark.queries import Query
 from hoard.benchmark.rows import Row
@@ -366,5 +367,6 @@ async def run_phases(
         await p.lists()
         await p.raw(plain)
         await p.writes()
+        await edit_phases(runner, inputs.pool, p.query)
         await p.cleanup()
         return runner.rows, p.facts
