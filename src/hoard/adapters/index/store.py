@@ -61,8 +61,8 @@ CREATE TABLE note_tags(
   tag TEXT NOT NULL,
   tag_key TEXT NOT NULL
 );
-CREATE INDEX note_tags_key ON note_tags(tag_key, note);
-CREATE INDEX note_tags_note ON note_tags(note);
+CREATE INDEX note_tags_key ON note_tags(tag_key, tag);
+CREATE INDEX note_tags_note ON note_tags(note, tag_key);
 CREATE INDEX notes_stem_key ON notes(stem_key);
 CREATE INDEX notes_folder ON notes(folder);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
