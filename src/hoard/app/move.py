@@ -20,7 +20,6 @@ from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks, resolve_many
 from hoard.adapters.ledger.records import Proposal
 from hoard.app.writes.common import add_index_line, index_path_for, links_to
-from hoard.core.times import iso
 from hoard.app.writes.write_path import WritePath
 from hoard.core import gates, relink
 from hoard.core.errors import Busy, Exists, InvalidArgument, IoError, NotFound, PrivateNote
@@ -30,6 +29,7 @@ from hoard.core.models import MovedFile, MoveResult
 from hoard.core.note import revision_of
 from hoard.core.paths import folder_of, stem_of
 from hoard.core.policy import Caller
+from hoard.core.times import iso
 
 TOOL = "vault_move"
 ROLES = {"move-note": "note", "move-link": "link", "move-index": "index", "move-old": "old"}
