@@ -261,6 +261,6 @@ def test_the_cycle_finder_finds_a_cycle_and_nothing_else() -> None:
 
 def test_every_listed_debt_still_exists_so_the_list_only_shrinks() -> None:
     pairs = {(i.module, i.target) for i in hoard_imports()}
-    assert SURFACE_ADAPTER_DEBT <= pairs
+    assert pairs >= SURFACE_ADAPTER_DEBT
     lengths = {m: len(p.read_text(encoding="utf-8").splitlines()) for m, p in modules().items()}
     assert all(lengths.get(m, 0) > MAX_MODULE_LINES for m in LONG_MODULE_DEBT)
