@@ -22,6 +22,8 @@ from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
+from hoard.adapters.sessions import SessionStore
+from hoard.adapters.tokens import TokenStore
 from hoard.app.access import Access
 from hoard.app.deps import Deps
 from hoard.app.edit import Edits
@@ -30,9 +32,11 @@ from hoard.app.git_history import GitHistory
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
 from hoard.app.move import Moves
+from hoard.app.owner import OwnerDesk
 from hoard.app.read_code import CodeRunner
 from hoard.app.reading import Reading
 from hoard.app.search import SearchFlow
+from hoard.app.sessions import Sessions
 from hoard.app.writes.core import WriteCore
 from hoard.app.writes.write_path import WritePath
 from hoard.core.config import Config
@@ -129,6 +133,14 @@ class Hoard:
         }
         self.code = CodeRunner(self.read_methods, code_workers)
         self.run_code = self.code.run
+        self._session_store: SessionStore | None = None
+
+    def owner_tools(self, tokens: TokenStore) -> tuple[Sessions, OwnerDesk]:
+        """The web app's use-cases (sessions, the owner's desk): they need the tokens file,
+        which the server opens, so they are built on demand."""
+        if self._session_store is None:
+            self._session_store = SessionStore(self.state_dir / "web.db")
+        return Sessions(self.deps, self._session_store, tokens), OwnerDesk(self.deps, tokens)
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be
@@ -159,6 +171,8 @@ class Hoard:
         self.code.close()
         if self.watcher is not None:
             self.watcher.stop()
+        if self._session_store is not None:
+            self._session_store.close()
         self.index.close()
         self.ledger.close()
 

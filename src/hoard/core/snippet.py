@@ -76,6 +76,19 @@ def best_window(text: str, terms: Sequence[str], width: int) -> str:
 MAX_HITS_PER_TERM = 200
 
 
+def match_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Where words of ``text`` match the query terms, by the snippet's own rule, as sorted
+    non-overlapping ``(start, end)`` offsets (the web app highlights them)."""
+    heads = [h for h in dict.fromkeys(head(t) for t in terms if t) if h]
+    spans: list[tuple[int, int]] = []
+    for start, end, _ in _find(text, heads) if heads else []:
+        if spans and start < spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
 @functools.cache
 def _strip_chars() -> dict[str, str]:
     """Each lower-case letter that folds to one other letter (``á`` → ``a``, ``ø`` → ``o``),

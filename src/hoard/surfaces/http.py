@@ -14,6 +14,9 @@ every HTTP request:
    a JSON-RPC batch (a JSON array) → 400 with JSON-RPC error -32600.
 
 The authenticated caller is put in the ASGI scope, where the MCP tools find it.
+
+With the web app mounted, requests outside ``/mcp`` (and other bearer paths) pass steps 1-3
+and then go to the web app, which signs its owner in with a session of its own.
 """
 
 from __future__ import annotations
@@ -83,6 +86,9 @@ async def _respond(
     await send({"type": "http.response.body", "body": payload})
 
 
+BEARER_PREFIXES = ("/mcp",)
+
+
 class Guard:
     def __init__(
         self,
@@ -92,8 +98,10 @@ class Guard:
         max_body: int = MAX_BODY_BYTES,
         oauth: HoardOAuth | None = None,
         public: frozenset[str] = frozenset(),
+        web: ASGIApp | None = None,
     ) -> None:
         self.app = app
+        self.web = web
         self.tokens = tokens
         self.oauth = oauth
         self.public = public
@@ -109,14 +117,20 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        path = scope.get("path", "")
+        not_web = path.startswith(BEARER_PREFIXES) or path in self.public  # MCP, OAuth
+        to_web = self.web is not None and not not_web
         try:
-            receive = await self._admit(scope, receive)
+            receive = await self._admit(scope, receive, to_web)
         except _Refusal as r:
             await _respond(send, r.status, r.body, r.headers)
             return
+        if to_web and self.web is not None:
+            await self.web(scope, receive, send)
+            return
         await self.app(scope, receive, send)
 
-    async def _admit(self, scope: Scope, receive: Receive) -> Receive:
+    async def _admit(self, scope: Scope, receive: Receive, to_web: bool = False) -> Receive:
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
         }
@@ -138,6 +152,8 @@ class Guard:
             raise _Refusal(403, {"error": "forbidden", "message": "foreign Origin refused"})
         if scope.get("path") == "/healthz":
             raise _Refusal(200, {"status": "ok"})
+        if to_web:
+            return receive
         if scope.get("path") not in self.public:
             scope[CALLER_SCOPE_KEY] = self._caller(headers.get("authorization", ""))
         if scope.get("method") != "POST":
@@ -241,9 +257,11 @@ def build_app(
     port: int,
     max_body: int = MAX_BODY_BYTES,
     oauth: HoardOAuth | None = None,
+    web: ASGIApp | None = None,
 ) -> ASGIApp:
-    """The guarded app: ``/mcp``, ``/healthz`` and, with ``oauth``, hoard's own OAuth 2.1
-    authorization server (see :mod:`hoard.surfaces.oauth`)."""
+    """The guarded app: ``/mcp``, ``/healthz``, with ``oauth`` hoard's own OAuth 2.1
+    authorization server (see :mod:`hoard.surfaces.oauth`), and with ``web`` the owner's web
+    app (:func:`hoard.surfaces.web.build_web`) for every other path."""
     hosts = allowed_hosts(host, port)
     inner = mcp.server.streamable_http_app(
         streamable_http_path="/mcp",
@@ -257,6 +275,6 @@ def build_app(
         host=host,
     )
     if oauth is None:
-        return Guard(inner, tokens, hosts, max_body)
+        return Guard(inner, tokens, hosts, max_body, web=web)
     endpoints, paths = oauth_app(oauth)
-    return Guard(_routed(paths, endpoints, inner), tokens, hosts, max_body, oauth, paths)
+    return Guard(_routed(paths, endpoints, inner), tokens, hosts, max_body, oauth, paths, web)

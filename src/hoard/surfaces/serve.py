@@ -7,6 +7,7 @@ import errno
 import json
 import logging
 import socket
+import sys
 from pathlib import Path
 
 from mcp.server.auth.routes import validate_issuer_url
@@ -20,6 +21,7 @@ from hoard.surfaces.client_config import Target, snippet, stdio_args
 from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.oauth.provider import HoardOAuth
+from hoard.surfaces.web import build_web
 
 log = logging.getLogger("hoard.serve")
 
@@ -142,7 +144,15 @@ def serve_http(
     import uvicorn
 
     mcp = HoardMCP(hoard, caller)
-    app = build_app(mcp, tokens, host, port, oauth=oauth_issuer(hoard, tokens, host, port))
+    web, code = build_web(hoard, tokens, show_private=is_loopback(host))
+    oauth = oauth_issuer(hoard, tokens, host, port)
+    app = build_app(mcp, tokens, host, port, oauth=oauth, web=web)
+    shown = f"[{host}]" if ":" in host else host
+    print(
+        f"hoard: the web app: open http://{shown}:{port}/signin/link?code={code} to sign in "
+        "(a one-time link, good for 15 minutes; or sign in with a token holding the admin scope)",
+        file=sys.stderr,
+    )
     config = uvicorn.Config(
         app,
         log_level="warning",

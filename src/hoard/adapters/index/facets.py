@@ -1,0 +1,44 @@
+"""Browsing facets from the index: tags with their counts, the notes under a tag, the most
+recently changed notes. Cheap SQL over the ``notes`` table (``fm_json`` holds the parsed
+frontmatter)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from hoard.adapters.index.graph import resolve_many
+from hoard.core.links import link_key
+
+
+def tag_counts(conn: sqlite3.Connection, limit: int = 500) -> list[tuple[str, int]]:
+    rows = conn.execute(
+        "SELECT j.value, count(*) FROM notes, json_each(notes.fm_json, '$.tags') AS j "
+        "WHERE notes.fm_json IS NOT NULL AND json_valid(notes.fm_json) AND j.type = 'text' "
+        "GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return [(str(t), int(n)) for t, n in rows]
+
+
+def notes_tagged(conn: sqlite3.Connection, tag: str, limit: int = 500) -> list[tuple[str, str]]:
+    rows = conn.execute(
+        "SELECT notes.path, notes.title FROM notes, json_each(notes.fm_json, '$.tags') AS j "
+        "WHERE notes.fm_json IS NOT NULL AND json_valid(notes.fm_json) AND j.value = ? "
+        "ORDER BY notes.path LIMIT ?",
+        (tag, limit),
+    ).fetchall()
+    return [(str(p), str(t)) for p, t in rows]
+
+
+def recent_notes(conn: sqlite3.Connection, limit: int = 30) -> list[tuple[str, str, int]]:
+    """``(path, title, mtime_ns)``, newest first."""
+    rows = conn.execute(
+        "SELECT path, title, mtime_ns FROM notes ORDER BY mtime_ns DESC LIMIT ?", (limit,)
+    ).fetchall()
+    return [(str(p), str(t), int(m)) for p, t, m in rows]
+
+
+def resolve_target(conn: sqlite3.Connection, target: str, source: str) -> str | None:
+    """The note a wikilink target names, seen from ``source`` (``""``: the vault root)."""
+    key = link_key(target)
+    return resolve_many(conn, [(key, source)]).get((key, source))

@@ -1,0 +1,119 @@
+"""The owner's desk for the web app: callers and their tokens, grants and access requests,
+the ledger's activity, archived notes, browse facets and a change stamp for live pages.
+Everything here is for the vault owner (a signed-in web session), never for an agent."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from hoard.adapters.index import facets
+from hoard.adapters.ledger import activity
+from hoard.adapters.ledger.activity import ArchivedRow, EventRow
+from hoard.adapters.ledger.records import Records
+from hoard.adapters.ledger.store import AccessRequest
+from hoard.adapters.tokens import TokenStore
+from hoard.app.deps import Deps
+from hoard.core.policy import Grant
+
+
+@dataclass(frozen=True, slots=True)
+class CallerInfo:
+    name: str
+    scopes: tuple[str, ...]
+    write_mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventFilter:
+    caller: str | None = None
+    tool: str | None = None
+    path_prefix: str | None = None
+    decision: str | None = None
+    limit: int = 200
+
+
+class OwnerDesk:
+    def __init__(self, deps: Deps, tokens: TokenStore) -> None:
+        self.deps = deps
+        self.tokens = tokens
+        self.records = Records(deps.ledger)
+
+    # -- callers -----------------------------------------------------------------------------
+
+    def callers(self) -> list[CallerInfo]:
+        return [CallerInfo(e.name, e.scopes, e.write_mode) for e in self.tokens.entries()]
+
+    def add_caller(self, name: str, scopes: str, write_mode: str) -> tuple[CallerInfo, str]:
+        """A new caller and its token (returned once, stored only as a digest)."""
+        entry, token = self.tokens.add(name, scopes, write_mode)
+        return CallerInfo(entry.name, entry.scopes, entry.write_mode), token
+
+    def revoke_caller(self, name: str) -> None:
+        self.tokens.revoke(name)
+
+    # -- grants and access requests ------------------------------------------------------------
+
+    def grants(self) -> list[Grant]:
+        return self.deps.ledger.active_grants()
+
+    def add_grant(self, caller: str, glob: str, minutes: float) -> Grant:
+        return self.deps.ledger.add_grant(caller, glob, minutes)
+
+    def revoke_grant(self, grant_id: str) -> None:
+        self.deps.ledger.revoke_grant(grant_id)
+
+    def requests(self) -> list[AccessRequest]:
+        return self.deps.ledger.pending_requests()
+
+    def approve(self, request_id: str, minutes: float) -> Grant:
+        return self.deps.ledger.approve_request(request_id, minutes)
+
+    def deny(self, request_id: str) -> None:
+        activity.deny_request(self.deps.ledger, request_id)
+
+    def pending_count(self) -> int:
+        now = time.time()
+        proposals = [p for p in self.records.pending_proposals() if p.expires_at > now]
+        return len(proposals) + len(self.requests())
+
+    def stamp(self) -> str:
+        """Changes whenever the ledger records anything the owner's pages show."""
+        return activity.change_stamp(self.deps.ledger)
+
+    # -- activity ----------------------------------------------------------------------------
+
+    def events(self, f: EventFilter) -> list[EventRow]:
+        return activity.recent_events(
+            self.deps.ledger,
+            caller=f.caller,
+            tool=f.tool,
+            path_prefix=f.path_prefix,
+            decision=f.decision,
+            limit=f.limit,
+        )
+
+    def archived(self) -> list[ArchivedRow]:
+        """Archived notes whose path is still free (restorable in place)."""
+        vault = self.deps.vault
+        rows = activity.archived_revisions(self.deps.ledger)
+        return [a for a in rows if vault.note_size(a.path) is None]
+
+    # -- browse ------------------------------------------------------------------------------
+
+    def tags(self) -> list[tuple[str, int]]:
+        self.deps.ensure_fresh()
+        return facets.tag_counts(self.deps.index.reader())
+
+    def tagged(self, tag: str) -> list[tuple[str, str]]:
+        self.deps.ensure_fresh()
+        return facets.notes_tagged(self.deps.index.reader(), tag)
+
+    def recent(self, limit: int = 30) -> list[tuple[str, str, int]]:
+        self.deps.ensure_fresh()
+        return facets.recent_notes(self.deps.index.reader(), limit)
+
+    def resolve(self, target: str, source: str = "") -> str | None:
+        """The note a wikilink target names (seen from ``source``), or ``None``."""
+        self.deps.ensure_fresh()
+        return facets.resolve_target(self.deps.index.reader(), target, source)

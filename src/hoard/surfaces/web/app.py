@@ -1,0 +1,68 @@
+"""Building the web app: templates, static files, the routes of every page, the error
+mapping, all behind :class:`~hoard.surfaces.web.guard.WebGuard`."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
+from hoard.core.errors import HoardError
+from hoard.surfaces.web import filters
+from hoard.surfaces.web.context import Web, error_page
+from hoard.surfaces.web.guard import ASGIApp, WebGuard
+from hoard.surfaces.web.pages import (
+    access,
+    activity,
+    browse,
+    editing,
+    inbox,
+    live,
+    notes,
+    search,
+    signin,
+)
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+
+
+async def _hoard_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HoardError)
+    return error_page(request, exc)
+
+
+def build_web(hoard: Hoard, tokens: TokenStore, *, show_private: bool) -> tuple[ASGIApp, str]:
+    """The web app (an ASGI app for ``/``) and a one-time sign-in code for the owner."""
+    sessions, desk = hoard.owner_tools(tokens)
+    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True)
+    filters.install(env)
+    templates = Jinja2Templates(env=env)
+    routes = [
+        *signin.ROUTES,
+        *search.ROUTES,
+        *notes.ROUTES,
+        *editing.ROUTES,
+        *inbox.ROUTES,
+        *access.ROUTES,
+        *activity.ROUTES,
+        *browse.ROUTES,
+        *live.ROUTES,
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HoardError: _hoard_error})
+    app.state.web = Web(hoard, sessions, desk, templates, show_private)
+    style = (STATIC / "hoard.css").read_text(encoding="utf-8")
+    app.state.signin_style = style
+    digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode()
+    return WebGuard(app, sessions, f"sha256-{digest}"), sessions.issue_code()

@@ -1,0 +1,179 @@
+"""Edit and create through the one write path, with the revision the editor loaded
+(``If-Match`` semantics): a conflict shows both versions and loses nothing; contract
+violations are listed by field; archive asks for a reason and names the links that will
+dangle; restore brings an archived revision back (never over a file). No delete."""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from hoard.core.errors import Conflict, ContractViolation, Exists, HoardError
+from hoard.surfaces.web.context import caller_of, page, web_of
+from hoard.surfaces.web.markdown import note_href, render_note
+
+ARCHIVE_REASONS = ("archived", "superseded", "retracted")
+
+
+def template_for(folder: str, title: str = "New note") -> str:
+    """A new note that passes the default contract, tagged after its folder."""
+    tag = (
+        "-".join(
+            w
+            for w in "".join(
+                c if c.isalnum() else " " for c in folder.rpartition("/")[2].lower()
+            ).split()
+        )
+        or "inbox"
+    )
+    tags = [tag, "draft"] if tag != "draft" else ["draft", "inbox"]
+    today = datetime.date.today().isoformat()
+    return (
+        f"---\ntitle: {title}\ntype: note\nstatus: draft\ntags: [{', '.join(tags)}]\n"
+        f"updated: {today}\n---\n\n"
+    )
+
+
+def _editor(request: Request, status: int = 200, **ctx: Any) -> Response:
+    return page(request, "edit.html", status, **ctx)
+
+
+async def edit_page(request: Request) -> Response:
+    web = web_of(request)
+    path = request.path_params["path"]
+    web.check_shown(path)
+    note = web.hoard.read(path, caller=caller_of(request))
+    return _editor(
+        request, path=note.path, content=note.content, revision=note.revision, creating=False
+    )
+
+
+async def new_page(request: Request) -> Response:
+    folder = request.query_params.get("folder", "").strip("/")
+    path = request.query_params.get("path", "") or (folder + "/" if folder else "") + "new-note.md"
+    return _editor(
+        request, path=path, content=template_for(path.rpartition("/")[0]), revision="",
+        creating=True,
+    )  # fmt: skip
+
+
+async def save(request: Request) -> Response:
+    web = web_of(request)
+    form = await request.form()
+    path = str(form.get("path", "")).strip()
+    content = str(form.get("content", "")).replace("\r\n", "\n")
+    expected = str(form.get("expected_revision", "")) or None
+    creating = expected is None
+    ctx: dict[str, Any] = {"path": path, "content": content, "revision": expected or ""}
+    web.check_shown(path)
+    try:
+        result = web.hoard.writes.write(path, content, expected, caller=caller_of(request))
+    except (Conflict, Exists) as exc:
+        return _conflict(request, exc, ctx)
+    except ContractViolation as exc:
+        return _editor(
+            request, 422, creating=creating, violations=exc.details.get("violations", []), **ctx
+        )
+    except HoardError as exc:
+        return _editor(request, exc.http_status, creating=creating, error=exc.to_object(), **ctx)
+    return RedirectResponse(note_href(result.path), status_code=303)
+
+
+def _conflict(request: Request, exc: HoardError, ctx: dict[str, Any]) -> Response:
+    web = web_of(request)
+    disk = web.hoard.read(ctx["path"], caller=caller_of(request))
+    diff = "".join(
+        difflib.unified_diff(
+            disk.content.splitlines(keepends=True),
+            ctx["content"].splitlines(keepends=True),
+            "on disk",
+            "yours",
+        )
+    )
+    return page(
+        request,
+        "conflict.html",
+        409,
+        path=ctx["path"],
+        mine=ctx["content"],
+        disk=disk.content,
+        disk_revision=disk.revision,
+        diff=diff,
+        message=exc.message,
+    )
+
+
+async def preview(request: Request) -> Response:
+    form = await request.form()
+    path = str(form.get("path", ""))
+    html = render_note(str(form.get("content", "")), path, {})
+    return HTMLResponse(html)
+
+
+async def disk_status(request: Request) -> Response:
+    """Whether the note changed on disk since the editor loaded it (the editor polls this
+    on live updates; the textarea itself is never replaced)."""
+    web = web_of(request)
+    path = request.path_params["path"]
+    loaded = request.query_params.get("rev", "")
+    if not loaded:
+        return HTMLResponse("")
+    size = web.hoard.note_size(path)
+    now = web.hoard.read(path, caller=caller_of(request)).revision if size is not None else None
+    if now == loaded:
+        return HTMLResponse("")
+    text = (
+        "This note was removed on disk since you opened it."
+        if now is None
+        else "This note changed on disk since you opened it. Your text is kept; saving will "
+        "show both versions."
+    )
+    return HTMLResponse(f'<p class="warn" role="status">{text}</p>')
+
+
+async def archive_page(request: Request) -> Response:
+    web = web_of(request)
+    path = request.path_params["path"]
+    web.check_shown(path)
+    note = web.hoard.read(path, caller=caller_of(request))
+    links = web.hoard.links(note.path, caller=caller_of(request))
+    return page(
+        request, "archive.html", note=note, backlinks=links.backlinks, reasons=ARCHIVE_REASONS
+    )
+
+
+async def archive_submit(request: Request) -> Response:
+    web = web_of(request)
+    form = await request.form()
+    path = request.path_params["path"]
+    web.check_shown(path)
+    result = web.hoard.writes.archive(
+        path,
+        str(form.get("reason", "")),
+        str(form.get("expected_revision", "")),
+        caller=caller_of(request),
+    )
+    return RedirectResponse(note_href(result.path), status_code=303)
+
+
+async def restore_submit(request: Request) -> Response:
+    web = web_of(request)
+    result = web.hoard.writes.restore(request.path_params["revision_id"], caller=caller_of(request))
+    return RedirectResponse(note_href(result.path), status_code=303)
+
+
+ROUTES = [
+    Route("/edit/{path:path}", edit_page, methods=["GET"]),
+    Route("/save", save, methods=["POST"]),
+    Route("/new", new_page, methods=["GET"]),
+    Route("/preview", preview, methods=["POST"]),
+    Route("/disk-status/{path:path}", disk_status, methods=["GET"]),
+    Route("/archive/{path:path}", archive_page, methods=["GET"]),
+    Route("/archive/{path:path}", archive_submit, methods=["POST"]),
+    Route("/restore/{revision_id}", restore_submit, methods=["POST"]),
+]

@@ -1,0 +1,125 @@
+"""A note: rendered, with its properties, links, backlinks, synthesis state, claims and
+history (every preserved revision with a diff against the next); ``/wl/<target>`` resolves
+a wikilink; ``/rev/<id>`` shows one preserved revision."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from hoard.core.errors import HoardError
+from hoard.core.models import HistoryResult, RevisionContent
+from hoard.surfaces.web.context import caller_of, page, web_of
+from hoard.surfaces.web.markdown import note_href, render_note
+
+MAX_CLAIMS = 20
+
+
+def _claims(request: Request, path: str, revision: str) -> list[dict[str, Any]]:
+    web = web_of(request)
+    caller = caller_of(request)
+    out: list[dict[str, Any]] = []
+    for c in web.hoard.honesty.claim_list(source_path=path, caller=caller).claims[:MAX_CLAIMS]:
+        status = "superseded"
+        if c.live:
+            status = web.hoard.honesty.claim_get(
+                c.subject, c.property, c.scope, caller=caller
+            ).status
+        out.append({"claim": c, "status": status, "source_changed": c.source_revision != revision})
+    return out
+
+
+def history_of(request: Request, path: str, current: bytes | None) -> dict[str, Any]:
+    """Every preserved revision of ``path`` with a diff against the next one (the last
+    against the file as it is now, or nothing when it is gone)."""
+    web = web_of(request)
+    hist = web.hoard.writes.history(path, caller=caller_of(request))
+    assert isinstance(hist, HistoryResult)
+    texts: list[str] = []
+    for r in hist.revisions:
+        rev = web.hoard.writes.history(revision_id=r.revision_id, caller=caller_of(request))
+        assert isinstance(rev, RevisionContent)
+        texts.append(rev.content if rev.encoding == "utf-8" else "(binary content)\n")
+    now = current.decode("utf-8", "replace") if current is not None else None
+    nexts: list[str | None] = [*texts[1:], now] if texts else []
+    rows = []
+    for i, (r, old, new) in enumerate(zip(hist.revisions, texts, nexts, strict=True)):
+        diff = (
+            ""
+            if new is None
+            else "".join(
+                difflib.unified_diff(
+                    old.splitlines(keepends=True),
+                    new.splitlines(keepends=True),
+                    f"{r.revision_id}",
+                    "now" if i == len(texts) - 1 else "next",
+                )
+            )
+        )
+        rows.append({"rev": r, "diff": diff})
+    return {"revisions": list(reversed(rows)), "events": list(reversed(hist.events))}
+
+
+async def note_page(request: Request) -> Response:
+    web = web_of(request)
+    caller = caller_of(request)
+    path = request.path_params["path"]
+    web.check_shown(path)
+    read = web.hoard.read(path, caller=caller)
+    links = web.hoard.links(read.path, caller=caller)
+    wikilinks = {o.target.lower(): o.resolved_path for o in links.outgoing}
+    ctx: dict[str, Any] = {
+        "note": read,
+        "html": render_note(read.content, read.path, wikilinks),
+        "links": links,
+        "claims": _claims(request, read.path, read.revision),
+        "synthesis": web.hoard.honesty.synthesis_status(read.path, caller=caller),
+        "private": web.hoard.access.is_private(read.path),
+    }
+    ctx.update(history_of(request, read.path, read.content.encode("utf-8")))
+    return page(request, "note.html", **ctx)
+
+
+async def wikilink(request: Request) -> Response:
+    web = web_of(request)
+    target = request.path_params["target"]
+    source = request.query_params.get("from", "")
+    resolved = web.desk.resolve(target, source)
+    if resolved is not None and web.may_show(resolved):
+        return RedirectResponse(note_href(resolved), status_code=303)
+    folder = source.rpartition("/")[0]
+    suggestion = (folder + "/" if folder else "") + target.removesuffix(".md") + ".md"
+    return page(request, "wl_missing.html", 404, target=target, source=source, new_path=suggestion)
+
+
+async def revision_page(request: Request) -> Response:
+    web = web_of(request)
+    rev = web.hoard.writes.history(
+        revision_id=request.path_params["revision_id"], caller=caller_of(request)
+    )
+    assert isinstance(rev, RevisionContent)
+    web.check_shown(rev.path)
+    exists = web.hoard.note_size(rev.path) is not None
+    return page(request, "revision.html", rev=rev, exists=exists)
+
+
+async def note_or_error(request: Request) -> Response:
+    try:
+        return await note_page(request)
+    except HoardError as exc:
+        if exc.code == "not_found":
+            path = request.path_params["path"]
+            hist = history_of(request, path, None) if path.endswith(".md") else None
+            return page(request, "gone.html", 404, path=path, error=exc.to_object(), hist=hist)
+        raise
+
+
+ROUTES = [
+    Route("/n/{path:path}", note_or_error),
+    Route("/wl/{target:path}", wikilink),
+    Route("/rev/{revision_id}", revision_page),
+]

@@ -1,0 +1,75 @@
+"""The search page (as-you-type through htmx), its results fragment and the command
+palette's suggestions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from hoard.core.errors import BadQuery, HoardError
+from hoard.core.models import SearchResult
+from hoard.surfaces.web.context import caller_of, is_fragment, page, web_of
+
+
+def _search(request: Request, limit: int) -> dict[str, Any]:
+    web = web_of(request)
+    q = request.query_params.get("q", "").strip()
+    folder = request.query_params.get("folder", "").strip() or None
+    mode = "fts" if request.query_params.get("mode") == "fts" else "natural"
+    ctx: dict[str, Any] = {"q": q, "folder": folder or "", "mode": mode, "result": None}
+    if not q:
+        return ctx
+    try:
+        result: SearchResult = web.hoard.search(
+            q,
+            limit=limit,
+            folder=folder,
+            mode=mode,
+            visible=web.may_show,
+            caller=caller_of(request),
+        )
+    except BadQuery as exc:
+        ctx["problem"] = exc.message
+        return ctx
+    except HoardError as exc:
+        ctx["problem"] = f"{exc.code}: {exc.message}"
+        return ctx
+    corrections: dict[str, list[str]] = {}
+    for w in result.warnings:
+        if w.get("kind") == "typo_corrections":
+            corrections.update(w.get("corrections", {}))
+    extra = [word for words in corrections.values() for word in words]
+    ctx.update(result=result, corrections=corrections, extra_terms=extra)
+    return ctx
+
+
+def _folders(request: Request) -> list[str]:
+    web = web_of(request)
+    listing = web.hoard.list("", caller=caller_of(request))
+    return [e.path for e in listing.entries if e.kind == "dir" and web.may_show(e.path + "/x.md")]
+
+
+async def search_page(request: Request) -> Response:
+    ctx = _search(request, 20)
+    return page(request, "search.html", folders=_folders(request), **ctx)
+
+
+async def search_results(request: Request) -> Response:
+    """The results alone for htmx; the whole page when the URL is opened (deep links)."""
+    if not is_fragment(request):
+        return await search_page(request)
+    return page(request, "_results.html", **_search(request, 20))
+
+
+async def palette(request: Request) -> Response:
+    return page(request, "_palette.html", **_search(request, 8))
+
+
+ROUTES = [
+    Route("/", search_page),
+    Route("/search/results", search_results),
+    Route("/palette", palette),
+]

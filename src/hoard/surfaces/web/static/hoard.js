@@ -1,0 +1,96 @@
+// hoard web app: live updates (polling /live with an ETag), the command palette (Ctrl/Cmd-K),
+// unsaved-editor protection, the copy button. No inline script anywhere (strict CSP).
+(function () {
+  "use strict";
+  var etag = null;
+  function changed() {
+    document.body.dispatchEvent(new CustomEvent("hoard:changed", { bubbles: true }));
+  }
+  function poll() {
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch("/live", { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) {
+        if (r.status === 200) {
+          var next = r.headers.get("etag");
+          if (etag !== null && next !== etag) { changed(); }
+          etag = next;
+        }
+      })
+      .catch(function () {})
+      .finally(function () { window.setTimeout(poll, 1000); });
+  }
+
+  // An editor with unsaved text: warn before leaving, never let a live refresh replace it.
+  var dirty = false;
+  function watchEditor() {
+    var form = document.querySelector("form[data-editor]");
+    if (!form) { return; }
+    var area = form.querySelector("textarea");
+    var initial = area ? area.value : "";
+    if (area) {
+      area.addEventListener("input", function () { dirty = area.value !== initial; });
+    }
+    form.addEventListener("submit", function () { dirty = false; });
+    window.addEventListener("beforeunload", function (e) {
+      if (dirty) { e.preventDefault(); e.returnValue = ""; }
+    });
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail.target;
+    if (target && target.querySelector && target.querySelector("form[data-editor]") && dirty) {
+      e.detail.shouldSwap = false;
+    }
+  });
+
+  // Command palette.
+  function palette() {
+    var dialog = document.getElementById("palette");
+    if (!dialog) { return; }
+    var input = document.getElementById("palette-q");
+    var form = document.getElementById("palette-form");
+    function open() {
+      if (!dialog.open) { dialog.showModal(); }
+      input.select();
+    }
+    document.addEventListener("keydown", function (e) {
+      if ((e.ctrlKey || e.metaKey) && (e.key === "k" || e.key === "K")) {
+        e.preventDefault();
+        open();
+      }
+    });
+    var button = document.getElementById("palette-open");
+    if (button) { button.addEventListener("click", open); }
+    form.addEventListener("submit", function (e) {
+      var first = dialog.querySelector(".palette-item");
+      if (first) { e.preventDefault(); window.location.href = first.getAttribute("href"); }
+    });
+    dialog.addEventListener("keydown", function (e) {
+      if (e.key !== "ArrowDown" && e.key !== "ArrowUp") { return; }
+      var items = Array.prototype.slice.call(dialog.querySelectorAll(".palette-item"));
+      if (!items.length) { return; }
+      var i = items.indexOf(document.activeElement);
+      i = e.key === "ArrowDown" ? Math.min(i + 1, items.length - 1) : Math.max(i - 1, -1);
+      e.preventDefault();
+      (i < 0 ? input : items[i]).focus();
+    });
+  }
+
+  function copyButtons() {
+    document.addEventListener("click", function (e) {
+      var b = e.target.closest ? e.target.closest("[data-copy]") : null;
+      if (!b) { return; }
+      var field = document.querySelector(b.getAttribute("data-copy"));
+      if (!field) { return; }
+      field.select();
+      if (navigator.clipboard) { navigator.clipboard.writeText(field.value).catch(function () {}); }
+      b.textContent = "Copied";
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    watchEditor();
+    palette();
+    copyButtons();
+    poll();
+  });
+})();
