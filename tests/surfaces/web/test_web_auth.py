@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterator
 
 import httpx2
-from conftest import Site
+
+from .support import Site
 
 
 @contextlib.contextmanager

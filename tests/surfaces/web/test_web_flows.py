@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import SECRET_WORD, Site, note, sign_in, wait_until
+from .support import SECRET_WORD, Site, note, sign_in, wait_until
 
 
 def test_sign_in_with_an_admin_token_and_sign_out(browser: Any, site: Site) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conftest import Site, sign_in
+from .support import Site, sign_in
 
 PAGES = (
     "/",
