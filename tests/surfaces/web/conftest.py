@@ -78,8 +78,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             mcp.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """One Chromium for all the web tests. Package-scoped, not session-scoped: Playwright's
+    sync API holds an event loop in this thread while it runs, and later test folders run
+    their own (anyio) loops here."""
     chromium = shutil.which("chromium")
     if chromium is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")

@@ -212,3 +212,15 @@ def test_the_live_endpoint_answers_304_while_nothing_changes(owner_page: Any, si
     assert again.status == 304
     assert json.loads(first.text())["stamp"]
     time.sleep(0)  # keep the import honest for type checkers
+
+
+def test_a_live_update_never_replaces_an_open_editors_text(owner_page: Any, site: Site) -> None:
+    page = owner_page
+    page.goto(f"{site.url}/edit/tech/uptime-monitoring.md")
+    typed = page.input_value("#content") + "\nUnsaved words typed in the browser.\n"
+    page.fill("#content", typed)
+    current = site.hoard.read("tech/uptime-monitoring.md")
+    changed = current.content.rstrip("\n") + "\n\nChanged by someone else.\n"
+    site.hoard.writes.write("tech/uptime-monitoring.md", changed, current.revision)
+    page.wait_for_selector("#disk-status .warn", timeout=5000)  # the page noticed by itself
+    assert page.input_value("#content") == typed

@@ -14,7 +14,9 @@ async def browse_page(request: Request) -> Response:
     folder = request.query_params.get("path", "").strip("/")
     listing = web.hoard.list(folder, caller=caller_of(request))
     entries = [
-        e for e in listing.entries if web.may_show(e.path if e.kind != "dir" else e.path + "/x.md")
+        e
+        for e in listing.entries
+        if web.may_show(e.path if e.kind != "folder" else e.path + "/x.md")
     ]
     parts = folder.split("/") if folder else []
     crumbs = [("/".join(parts[: i + 1]), p) for i, p in enumerate(parts)]

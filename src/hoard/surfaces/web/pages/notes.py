@@ -17,6 +17,8 @@ from hoard.surfaces.web.context import caller_of, page, web_of
 from hoard.surfaces.web.markdown import note_href, render_note
 
 MAX_CLAIMS = 20
+MAX_REVISIONS = 30
+"""The newest preserved revisions shown with their diffs (older ones: ``/rev/<id>``)."""
 
 
 def _claims(request: Request, path: str, revision: str) -> list[dict[str, Any]]:
@@ -39,15 +41,16 @@ def history_of(request: Request, path: str, current: bytes | None) -> dict[str, 
     web = web_of(request)
     hist = web.hoard.writes.history(path, caller=caller_of(request))
     assert isinstance(hist, HistoryResult)
+    shown = hist.revisions[-MAX_REVISIONS:]
     texts: list[str] = []
-    for r in hist.revisions:
+    for r in shown:
         rev = web.hoard.writes.history(revision_id=r.revision_id, caller=caller_of(request))
         assert isinstance(rev, RevisionContent)
         texts.append(rev.content if rev.encoding == "utf-8" else "(binary content)\n")
     now = current.decode("utf-8", "replace") if current is not None else None
     nexts: list[str | None] = [*texts[1:], now] if texts else []
     rows = []
-    for i, (r, old, new) in enumerate(zip(hist.revisions, texts, nexts, strict=True)):
+    for i, (r, old, new) in enumerate(zip(shown, texts, nexts, strict=True)):
         diff = (
             ""
             if new is None
@@ -61,7 +64,11 @@ def history_of(request: Request, path: str, current: bytes | None) -> dict[str, 
             )
         )
         rows.append({"rev": r, "diff": diff})
-    return {"revisions": list(reversed(rows)), "events": list(reversed(hist.events))}
+    return {
+        "revisions": list(reversed(rows)),
+        "older": len(hist.revisions) - len(shown),
+        "events": list(reversed(hist.events)),
+    }
 
 
 async def note_page(request: Request) -> Response:

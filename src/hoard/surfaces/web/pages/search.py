@@ -49,7 +49,9 @@ def _search(request: Request, limit: int) -> dict[str, Any]:
 def _folders(request: Request) -> list[str]:
     web = web_of(request)
     listing = web.hoard.list("", caller=caller_of(request))
-    return [e.path for e in listing.entries if e.kind == "dir" and web.may_show(e.path + "/x.md")]
+    return [
+        e.path for e in listing.entries if e.kind == "folder" and web.may_show(e.path + "/x.md")
+    ]
 
 
 async def search_page(request: Request) -> Response:
