@@ -28,7 +28,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, unquote, urlencode
 
 from benchlib import evaldata_dir, machine_info, now_iso, percentile, render_table, write_receipt
 from hoard.adapters.tokens import TokenStore
@@ -47,7 +47,7 @@ async def call(app: ASGI, path: str, cookie: str, hx: bool = False) -> tuple[int
         headers.append((b"hx-request", b"true"))
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": raw_path, "raw_path": raw_path.encode(),
+        "scheme": "http", "path": unquote(raw_path), "raw_path": raw_path.encode(),
         "query_string": query.encode(), "headers": headers, "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 8765), "root_path": "",
     }  # fmt: skip
@@ -98,12 +98,11 @@ async def run(args: argparse.Namespace, state: Path) -> dict[str, Any]:
     index_s = time.perf_counter() - t0
     try:
         app, _ = build_web(hoard, tokens, show_private=True)
-        sessions, _ = hoard.owner_tools(tokens)
+        sessions, desk = hoard.owner_tools(tokens)
         secret, _ = sessions.sign_in(owner_token, "bench")
         cookie = f"hoard_session={secret}"
         rng = random.Random(7)
-        listing = hoard.list("", recursive=True, limit=50_000)
-        notes = [e.path for e in listing.entries if e.kind == "note"]
+        notes = sorted(path for path, _, _ in desk.recent(1_000_000))
         sample = rng.sample(notes, min(args.notes, len(notes)))
         await call(app, "/n/" + quote(sample[0]), cookie)  # warm up
         note_ms = []
