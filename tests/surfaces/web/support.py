@@ -12,12 +12,12 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
-from mcp import Client
 
 EXAMPLE_VAULT = Path(__file__).resolve().parents[3] / "examples" / "vault"
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
