@@ -25,6 +25,7 @@ from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.adapters.sessions import SessionStore
 from hoard.adapters.tokens import TokenStore
 from hoard.app.access import Access
+from hoard.app.admin import Admin
 from hoard.app.deps import Deps
 from hoard.app.edit import Edits
 from hoard.app.freshness import IndexKeeper
@@ -113,6 +114,7 @@ class Hoard:
         )
         self.reading = Reading(self.deps, self.honesty)
         self.maintenance = Maintenance(self.deps, self.keeper)
+        self.admin = Admin(self.deps)
         # The read and maintenance use-cases, by the names the surfaces call.
         self.search = self.searching.search
         self.tags = self.searching.fields.tags

@@ -7,7 +7,8 @@ messages: they call :meth:`HoardError.to_object` (and :attr:`HoardError.http_sta
 
     HoardError                      (abstract root; code = "io_error")
     ├── InvalidArgument             invalid_argument
-    │   └── BadQuery                bad_query
+    │   ├── BadQuery                bad_query
+    │   └── PreconditionRequired    invalid_argument   (HTTP 428: no If-Match / If-None-Match)
     ├── ConfigError                 invalid_argument   (hoard.toml: names the key)
     ├── PathRejected                path_rejected
     ├── NotFound                    not_found
@@ -60,6 +61,12 @@ class InvalidArgument(HoardError):
 
 class BadQuery(InvalidArgument):
     code = "bad_query"
+
+
+class PreconditionRequired(InvalidArgument):
+    """A write over the HTTP API without the ``If-Match`` / ``If-None-Match: *`` it needs."""
+
+    http_status = 428
 
 
 class ConfigError(InvalidArgument):

@@ -1,4 +1,5 @@
-"""The HTTP surface: Streamable HTTP at ``/mcp`` and ``/healthz``, behind one guard.
+"""The HTTP surface: Streamable HTTP at ``/mcp``, the JSON API at ``/api/v1`` and ``/healthz``,
+behind one guard.
 
 The guard is a plain ASGI middleware in front of the SDK's Starlette app. In order, for
 every HTTP request:
@@ -10,8 +11,10 @@ every HTTP request:
    registration, authorization, token, revocation, consent: how a client gets a token). A
    token is a static one from the tokens file or an OAuth access token hoard issued; the 401
    names the protected-resource metadata so a client can discover how to sign in;
+   Other caller resolvers (such as the web app's session cookie) are tried after the bearer
+   token; a resolver may refuse outright (e.g. a failed CSRF check on an unsafe method);
 5. a body over the cap → 413 (checked on ``Content-Length`` and again while streaming);
-   a JSON-RPC batch (a JSON array) → 400 with JSON-RPC error -32600.
+   a JSON-RPC batch (a JSON array) sent outside ``/api/`` → 400 with JSON-RPC error -32600.
 
 The authenticated caller is put in the ASGI scope, where the MCP tools find it.
 
@@ -24,14 +27,18 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.routing import Mount
 
 from hoard.adapters.tokens import TokenStore
+from hoard.app.admin import TokenAdmin
 from hoard.core.policy import Caller
-from hoard.surfaces.mcp.server import CALLER_SCOPE_KEY, HoardMCP
+from hoard.surfaces.api import API_PREFIX, build_api
+from hoard.surfaces.caller import CALLER_SCOPE_KEY
+from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.oauth.provider import HoardOAuth
 from hoard.surfaces.oauth.routes import oauth_app, resource_metadata_url
 
@@ -44,6 +51,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY_BYTES = 1024 * 1024
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def is_loopback(host: str) -> bool:
@@ -72,6 +80,14 @@ class _Refusal(Exception):
         self.headers = headers or {}
 
 
+Refusal = _Refusal
+"""What a caller resolver raises to refuse a request outright (e.g. a failed CSRF check)."""
+
+CallerResolver = Callable[[Mapping[str, str], Scope], Caller | None]
+"""Names the caller of a request from its (lower-cased) headers and ASGI scope, or ``None``.
+The guard tries the bearer token first, then each resolver in turn."""
+
+
 async def _respond(
     send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
 ) -> None:
@@ -86,7 +102,7 @@ async def _respond(
     await send({"type": "http.response.body", "body": payload})
 
 
-BEARER_PREFIXES = ("/mcp",)
+BEARER_PREFIXES = ("/mcp", "/api/")
 
 
 class Guard:
@@ -99,10 +115,12 @@ class Guard:
         oauth: HoardOAuth | None = None,
         public: frozenset[str] = frozenset(),
         web: ASGIApp | None = None,
+        resolvers: Sequence[CallerResolver] = (),
     ) -> None:
         self.app = app
         self.web = web
         self.tokens = tokens
+        self.resolvers = tuple(resolvers)
         self.oauth = oauth
         self.public = public
         challenge = 'Bearer realm="hoard"'
@@ -155,8 +173,8 @@ class Guard:
         if to_web:
             return receive
         if scope.get("path") not in self.public:
-            scope[CALLER_SCOPE_KEY] = self._caller(headers.get("authorization", ""))
-        if scope.get("method") != "POST":
+            scope[CALLER_SCOPE_KEY] = self._caller(headers, scope)
+        if scope.get("method") not in _BODY_METHODS:
             return receive
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
@@ -168,7 +186,7 @@ class Guard:
                 },
             )
         body = await self._read_body(receive)
-        if body.lstrip()[:1] == b"[":
+        if not str(scope.get("path", "")).startswith("/api/") and body.lstrip()[:1] == b"[":
             raise _Refusal(
                 400,
                 {
@@ -179,14 +197,18 @@ class Guard:
             )
         return _replay(body, receive)
 
-    def _caller(self, auth: str) -> Caller:
-        scheme, _, token = auth.partition(" ")
+    def _caller(self, headers: Mapping[str, str], scope: Scope) -> Caller:
+        scheme, _, token = headers.get("authorization", "").partition(" ")
         token = token.strip()
         caller = None
         if scheme.lower() == "bearer" and token:
             caller = self.tokens.verify(token)
             if caller is None and self.oauth is not None:
                 caller = self.oauth.caller_for(token)
+        for resolve in self.resolvers:
+            if caller is not None:
+                break
+            caller = resolve(headers, scope)
         if caller is None:
             challenge = self.challenge + (', error="invalid_token"' if token else "")
             raise _Refusal(
@@ -258,6 +280,7 @@ def build_app(
     max_body: int = MAX_BODY_BYTES,
     oauth: HoardOAuth | None = None,
     web: ASGIApp | None = None,
+    resolvers: Sequence[CallerResolver] = (),
 ) -> ASGIApp:
     """The guarded app: ``/mcp``, ``/healthz``, with ``oauth`` hoard's own OAuth 2.1
     authorization server (see :mod:`hoard.surfaces.oauth`), and with ``web`` the owner's web
@@ -274,7 +297,10 @@ def build_app(
         ),
         host=host,
     )
+    api = build_api(mcp.hoard, TokenAdmin(mcp.hoard.deps, tokens))
+    inner.router.routes.append(Mount(API_PREFIX, app=api))
     if oauth is None:
-        return Guard(inner, tokens, hosts, max_body, web=web)
+        return Guard(inner, tokens, hosts, max_body, web=web, resolvers=resolvers)
     endpoints, paths = oauth_app(oauth)
-    return Guard(_routed(paths, endpoints, inner), tokens, hosts, max_body, oauth, paths, web)
+    app = _routed(paths, endpoints, inner)
+    return Guard(app, tokens, hosts, max_body, oauth, paths, web, resolvers)

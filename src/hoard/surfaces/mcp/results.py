@@ -21,11 +21,10 @@ from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError, IoError
 from hoard.core.models import to_json
 from hoard.core.policy import Caller
+from hoard.surfaces.caller import CALLER_SCOPE_KEY as CALLER_SCOPE_KEY
 from hoard.surfaces.mcp.schema import records_by_keys, simplify_schema
 
 log = logging.getLogger("hoard.mcp")
-
-CALLER_SCOPE_KEY = "hoard.caller"
 
 
 class ToolHost(Protocol):

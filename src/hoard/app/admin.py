@@ -1,0 +1,93 @@
+"""The owner's administration as use-cases: grants and access requests (in the ledger), and
+callers with their tokens (in the tokens file). Every operation needs the ``admin`` scope.
+
+The CLI's owner commands speak to the same stores directly on the owner's machine; the HTTP
+API reaches them only through here, so a token holder without ``admin`` can do none of it.
+"""
+
+from __future__ import annotations
+
+from hoard.adapters.ledger.store import AccessRequest
+from hoard.adapters.tokens import TokenStore
+from hoard.app.deps import Deps
+from hoard.app.writes.common import iso
+from hoard.core.errors import InvalidArgument
+from hoard.core.models import (
+    AccessRequestInfo,
+    CallerInfo,
+    CallersResult,
+    GrantInfo,
+    GrantsResult,
+    NewTokenResult,
+    RevokedResult,
+)
+from hoard.core.policy import Caller, Grant
+
+DEFAULT_GRANT_MINUTES = 60.0
+
+
+def grant_info(g: Grant) -> GrantInfo:
+    return GrantInfo(g.grant_id, g.caller, g.glob, iso(g.expires_at))
+
+
+def request_info(r: AccessRequest) -> AccessRequestInfo:
+    return AccessRequestInfo(r.request_id, r.caller, r.glob, r.reason, iso(r.created_at))
+
+
+class Admin:
+    """Grants: list them with the pending requests, issue, revoke, approve a request."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def grants(self, caller: Caller) -> GrantsResult:
+        self.deps.access.require(caller, "admin")
+        ledger = self.deps.ledger
+        return GrantsResult(
+            [grant_info(g) for g in ledger.active_grants()],
+            [request_info(r) for r in ledger.pending_requests()],
+        )
+
+    def grant(
+        self, caller: Caller, to: str, glob: str, minutes: float = DEFAULT_GRANT_MINUTES
+    ) -> GrantInfo:
+        self.deps.access.require(caller, "admin")
+        return grant_info(self.deps.ledger.add_grant(to, glob, minutes))
+
+    def revoke_grant(self, caller: Caller, grant_id: str) -> RevokedResult:
+        self.deps.access.require(caller, "admin")
+        self.deps.ledger.revoke_grant(grant_id)
+        return RevokedResult(grant_id)
+
+    def approve(
+        self, caller: Caller, request_id: str, minutes: float = DEFAULT_GRANT_MINUTES
+    ) -> GrantInfo:
+        self.deps.access.require(caller, "admin")
+        if not 0 < minutes <= 7 * 24 * 60:
+            raise InvalidArgument("minutes must be between 0 and 10080 (one week)")
+        return grant_info(self.deps.ledger.approve_request(request_id, minutes))
+
+
+class TokenAdmin:
+    """Callers and their tokens in the tokens file the server verifies against."""
+
+    def __init__(self, deps: Deps, store: TokenStore) -> None:
+        self.deps = deps
+        self.store = store
+
+    def callers(self, caller: Caller) -> CallersResult:
+        self.deps.access.require(caller, "admin")
+        return CallersResult(
+            [CallerInfo(e.name, list(e.scopes), e.write_mode) for e in self.store.entries()]
+        )
+
+    def add(self, caller: Caller, name: str, scopes: str, write_mode: str) -> NewTokenResult:
+        """A new caller; the token is in the result this once, only its digest is kept."""
+        self.deps.access.require(caller, "admin")
+        entry, token = self.store.add(name, scopes, write_mode)
+        return NewTokenResult(entry.name, token, list(entry.scopes), entry.write_mode)
+
+    def revoke(self, caller: Caller, name: str) -> RevokedResult:
+        self.deps.access.require(caller, "admin")
+        self.store.revoke(name)
+        return RevokedResult(name)

@@ -1,0 +1,81 @@
+"""The JSON request bodies of the API: validated by pydantic and described in the OpenAPI
+document from these same types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class NoteBody:
+    """A note's full text (the body may instead be the bare text as ``text/markdown``)."""
+
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveBody:
+    reason: Literal["archived", "superseded", "retracted"]
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreBody:
+    revision_id: str
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileNoteBody:
+    path: str
+    content: str
+    index_line: str | None = None
+    expected_revision: str | None = None
+    dry_run: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AccessRequestBody:
+    glob: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GrantBody:
+    caller: str
+    glob: str
+    minutes: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class ApproveBody:
+    minutes: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class TokenBody:
+    name: str
+    scopes: list[str] = field(default_factory=lambda: ["read"])
+    write_mode: Literal["direct", "propose"] = "propose"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimBody:
+    subject: str
+    property: str
+    value: str
+    source_path: str
+    scope: str = "global"
+    valid_from: str | None = None
+    valid_until: str | None = None
+    supersedes: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SynthesisBody:
+    sources: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBody:
+    code: str

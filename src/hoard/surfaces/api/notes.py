@@ -1,0 +1,137 @@
+"""Routes of one note: read it (with its revision as the ETag), its links and history, write
+it under ``If-Match`` / ``If-None-Match: *``, archive it, restore a preserved revision, file a
+note with its index line."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from hoard.app.hoard import Hoard
+from hoard.core.models import (
+    ArchiveResult,
+    FileNoteResult,
+    HistoryResult,
+    LinksResult,
+    ReadResult,
+    RestoreResult,
+    RevisionContent,
+    WriteResult,
+)
+from hoard.surfaces.api.bodies import ArchiveBody, FileNoteBody, NoteBody, RestoreBody
+from hoard.surfaces.api.etags import etag, expected_revision, none_match
+from hoard.surfaces.api.framework import Body, Call, Op, Param, Reply
+
+API_PREFIX = "/api/v1"
+INLINE_READ_BYTES = 1 << 20
+"""A ``GET`` of a note up to this size runs on the event loop, as ``vault_read`` does."""
+
+NOTE_PATH = Param(
+    "path", str, "Vault-relative note path, e.g. tech/hue-bridge.md.", required=True,
+    where="path", slashes=True,
+)  # fmt: skip
+DRY_RUN = Param("dry_run", bool, "Check everything, change nothing; answer the preflight.", False)
+WRITE_ERRORS = (400, 403, 404, 409, 412, 413, 422, 428)
+
+
+def location(path: str) -> str:
+    return f"{API_PREFIX}/notes/{quote(path)}"
+
+
+def written(result: Any, revision: str | None, created: bool) -> Reply:
+    """The reply to a write: 202 for a proposal, 201 (with Location) for a new note, else 200;
+    the new revision is the ETag."""
+    status = getattr(result, "status", "")
+    if status == "proposed":
+        return Reply(result, 202)
+    if status == "dry_run":
+        return Reply(result, 200)
+    headers = {"ETag": etag(revision)} if revision else {}
+    if created:
+        return Reply(result, 201, {**headers, "Location": location(result.path)})
+    return Reply(result, 200, headers)
+
+
+def note_ops(hoard: Hoard) -> list[Op]:
+    writes = hoard.writes
+
+    def small(call: Call) -> bool:
+        size = hoard.note_size(call.params["path"])
+        return size is None or size <= INLINE_READ_BYTES
+
+    def get_note(call: Call) -> Reply:
+        p = call.params
+        r = hoard.read(p["path"], p["offset"], p["max_bytes"], caller=call.caller)
+        headers = {"ETag": etag(r.revision)}
+        if_none = call.headers.get("if-none-match")
+        if if_none is not None and none_match(if_none, r.revision):
+            return Reply(None, 304, headers)
+        return Reply(r, 200, headers)
+
+    def put_note(call: Call) -> Reply:
+        dry = bool(call.params["dry_run"])
+        expected = expected_revision(call.headers, required=not dry)
+        body: NoteBody = call.body
+        r = writes.write(call.params["path"], body.content, expected, dry, call.caller)
+        return written(r, r.revision, r.previous_revision is None)
+
+    def archive(call: Call) -> Reply:
+        expected = expected_revision(call.headers) or ""
+        body: ArchiveBody = call.body
+        r = writes.archive(call.params["path"], body.reason, expected, call.caller)
+        return written(r, None, False)
+
+    def restore(call: Call) -> Reply:
+        body: RestoreBody = call.body
+        r = writes.restore(body.revision_id, body.path, call.caller)
+        return written(r, r.revision, True)
+
+    def file_note(call: Call) -> Reply:
+        b: FileNoteBody = call.body
+        r = writes.file_note(
+            b.path, b.content, b.index_line, b.expected_revision, b.dry_run, call.caller
+        )
+        return written(r, r.note_revision, b.expected_revision is None)
+
+    read_params = (
+        NOTE_PATH,
+        Param("offset", int, "Byte offset to start at.", 0, minimum=0),
+        Param("max_bytes", int, "Most bytes to return.", None, minimum=1),
+    )
+    return [
+        Op("GET", "/notes/{path}/links", "links", "A note's outgoing links and backlinks.",
+           "notes", lambda c: hoard.links(c.params["path"], caller=c.caller),
+           {200: LinksResult}, (NOTE_PATH,)),
+        Op("GET", "/notes/{path}/history", "history",
+           "A note's preserved revisions and write events.", "notes",
+           lambda c: writes.history(c.params["path"], None, c.caller),
+           {200: HistoryResult}, (NOTE_PATH,)),
+        Op("POST", "/notes/{path}/archive", "archive",
+           "Retire a note (If-Match: its revision): the bytes go into the ledger first.",
+           "notes", archive, {200: ArchiveResult, 202: ArchiveResult}, (NOTE_PATH,),
+           Body(ArchiveBody), WRITE_ERRORS, precondition=True),
+        Op("GET", "/notes/{path}", "read",
+           "Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
+           "notes", get_note, {200: ReadResult, 304: None}, read_params, inline=small,
+           etag=True),
+        Op("PUT", "/notes/{path}", "write",
+           "Create (If-None-Match: *) or overwrite (If-Match: its revision) a note.",
+           "notes", put_note,
+           {200: WriteResult, 201: WriteResult, 202: WriteResult}, (NOTE_PATH, DRY_RUN),
+           Body(NoteBody, markdown=True), WRITE_ERRORS, precondition=True, etag=True),
+        Op("GET", "/revisions/{revision_id}", "revision",
+           "One preserved revision's exact content with its sha256.", "notes",
+           lambda c: writes.history(None, c.params["revision_id"], c.caller),
+           {200: RevisionContent},
+           (Param("revision_id", str, "A preserved revision's id.", required=True,
+                  where="path"),)),
+        Op("POST", "/restore", "restore",
+           "Recreate a note from a preserved revision; never over an existing file.",
+           "notes", restore, {201: RestoreResult, 202: RestoreResult}, (), Body(RestoreBody),
+           WRITE_ERRORS),
+        Op("POST", "/file-note", "file_note",
+           "Write a note and its folder's _INDEX.md line as one journaled transaction.",
+           "notes", file_note,
+           {200: FileNoteResult, 201: FileNoteResult, 202: FileNoteResult}, (),
+           Body(FileNoteBody), WRITE_ERRORS),
+    ]  # fmt: skip

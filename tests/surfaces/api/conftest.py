@@ -1,0 +1,168 @@
+"""Fixtures for the JSON API: a real vault in tmp_path, a real uvicorn on 127.0.0.1 serving
+the whole HTTP app (guard, /mcp, /api/v1), tokens for callers of every kind, and httpx2."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import uvicorn
+
+from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
+from hoard.core.policy import LOCAL_DEFAULT
+from hoard.surfaces.http import CallerResolver, build_app
+from hoard.surfaces.mcp.server import HoardMCP
+
+SECRET_WORD = "zanzibarquux"
+PRIVATE_WORD = "quillfeatherpine"
+
+CALLERS = {
+    # name: (scopes, write_mode)
+    "owner": ("read,write,confirm,maintenance,admin", "direct"),
+    "writer": ("read,write", "direct"),
+    "proposer": ("read,write", "propose"),
+    "confirmer": ("read,write,confirm", "direct"),
+    "reader": ("read", "propose"),
+}
+
+
+def note(title: str, body: str, tags: str = "alpha, beta") -> str:
+    return (
+        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [{tags}]\n"
+        f"updated: 2026-03-01\n---\n{body.rstrip()}\n"
+    )
+
+
+def wait_until(pred: Callable[[], Any], timeout: float = 15.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            pytest.fail(f"condition not met within {timeout} s")
+        time.sleep(0.02)
+
+
+def make_vault(root: Path) -> Path:
+    for folder in ("secret", "tech", "personal-notes", "life"):
+        (root / folder).mkdir(parents=True)
+    (root / "hoard.toml").write_text('protected = ["secret/**"]\n', encoding="utf-8")
+    (root / "secret" / "plan.md").write_text(
+        note("Takeover plan", f"The {SECRET_WORD} plan, in full. See [[hub]]."), encoding="utf-8"
+    )
+    (root / "tech" / "hub.md").write_text(
+        note("Hub bridge", "The hub of everything: the bridge firmware. See [[other]]."),
+        encoding="utf-8",
+    )
+    (root / "tech" / "other.md").write_text(
+        note("Other", "An ordinary note about gardening and [[missing-note]]."), encoding="utf-8"
+    )
+    (root / "tech" / "_INDEX.md").write_text(note("Tech", "- [[hub]]"), encoding="utf-8")
+    (root / "personal-notes" / "diary.md").write_text(
+        f"# Diary\n\nToday the {PRIVATE_WORD} bloomed.\n", encoding="utf-8"
+    )
+    big = "word " * 40_000
+    (root / "life" / "long.md").write_text(note("Long", big), encoding="utf-8")
+    return root
+
+
+@dataclass
+class Api:
+    """A running server and a client per caller."""
+
+    url: str
+    hoard: Hoard
+    vault: Path
+    tokens: dict[str, str]
+    store: TokenStore
+    clients: dict[str, httpx2.Client] = field(default_factory=dict)
+
+    def client(self, name: str) -> httpx2.Client:
+        if name not in self.clients:
+            self.clients[name] = httpx2.Client(
+                base_url=f"{self.url}/api/v1",
+                headers={"Authorization": f"Bearer {self.tokens[name]}"},
+                timeout=30.0,
+            )
+        return self.clients[name]
+
+    def anonymous(self) -> httpx2.Client:
+        return self.client_with({})
+
+    def client_with(self, headers: dict[str, str]) -> httpx2.Client:
+        c = httpx2.Client(base_url=f"{self.url}/api/v1", headers=headers, timeout=30.0)
+        self.clients[f"anon-{len(self.clients)}"] = c
+        return c
+
+
+class LiveServer:
+    def __init__(self, app: Any) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def start(self) -> None:
+        self.thread.start()
+
+        def answers() -> bool:
+            if not self.server.started:
+                return False
+            try:
+                httpx2.get(f"{self.url}/healthz", timeout=2.0)
+            except httpx2.TransportError:
+                return False
+            return True
+
+        wait_until(answers)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15.0)
+        self.sock.close()
+
+
+def start_api(
+    tmp: Path, resolvers: tuple[CallerResolver, ...] = (), max_body: int | None = None
+) -> tuple[Api, LiveServer, HoardMCP]:
+    vault = make_vault(tmp / "vault")
+    hoard = Hoard(vault, tmp / "state")
+    store = TokenStore(tmp / "tokens.json")
+    tokens = {name: store.add(name, s, m)[1] for name, (s, m) in CALLERS.items()}
+    mcp = HoardMCP(hoard, LOCAL_DEFAULT)
+    # Bind first to learn the port the Host check must accept.
+    live = LiveServer(None)
+    kwargs: dict[str, Any] = {} if max_body is None else {"max_body": max_body}
+    app = build_app(mcp, store, "127.0.0.1", live.port, resolvers=resolvers, **kwargs)
+    live.server.config.app = app
+    live.start()
+    return Api(live.url, hoard, vault, tokens, store), live, mcp
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    served, live, mcp = start_api(tmp_path_factory.mktemp("api"))
+    try:
+        yield served
+    finally:
+        for c in served.clients.values():
+            c.close()
+        live.stop()
+        mcp.close()
+        served.hoard.close()
