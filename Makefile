@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs
+.PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs fuzz-api
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,12 @@ unit: install
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint typecheck unit
+
+# The JSON API fuzzed against its own OpenAPI document (schemathesis): `make test` runs a short
+# bounded pass; this runs a longer one. FUZZ_EXAMPLES examples per operation.
+FUZZ_EXAMPLES ?= 200
+fuzz-api: install
+	HOARD_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest tests/surfaces/api/test_api_fuzz.py $(PYTEST_ARGS)
 
 # `hoard bench` on the 13k-note Zettelkasten of the shared evaluation data (read by path, never
 # copied here; the bench works on a temporary copy): every MCP tool through the official client
