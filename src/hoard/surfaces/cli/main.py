@@ -16,12 +16,14 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from hoard import __version__
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
 from hoard.surfaces.cli import admin, bench, claims, edits, mcp_config, reads, writes
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
+from hoard.surfaces.cli.remote import run_remote
 
 #: Groups whose commands open the vault: each module has COMMANDS, add_parsers and run.
 VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard], int]], ...] = (
@@ -38,6 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Search, read and keep a folder of Markdown notes.",
     )
     parser.add_argument("--version", action="version", version=f"hoard {__version__}")
+    parser.add_argument(
+        "--server",
+        default=None,
+        metavar="URL",
+        help="run the command through a running server's JSON API (e.g. http://host:8765)",
+    )
+    parser.add_argument(
+        "--token-file", type=Path, default=None, help="with --server: a file holding the token"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     reads.add_parsers(sub)
     bench.add_bench_parser(sub)
@@ -50,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def dispatch(args: argparse.Namespace, argv: list[str]) -> int:
+    if args.server:
+        return run_remote(args)
     if args.command == "token":
         return admin.token_command(args)
     if args.command == "serve":
