@@ -29,6 +29,8 @@ HTTP_ROWS = (
     "read_small",
     "read_large",
     "search",
+    "api_read_small",
+    "api_search",
     "links",
     "code_trivial",
     "code_search",

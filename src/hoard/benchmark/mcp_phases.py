@@ -14,6 +14,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from hoard.benchmark.api_phases import api_phases
 from hoard.benchmark.corpus import LARGE_BYTES, SCRATCH, Inputs, scratch_note
 from hoard.benchmark.edit_phases import edit_phases
 from hoard.benchmark.mcp_runner import ArgsFor, Check, Runner, Targets, error_text, structured
@@ -362,6 +363,7 @@ async def run_phases(
         await p.floors(plain)
         await p.reads()
         await p.search()
+        await api_phases(runner, plain, p.inputs.small, p.query)
         await p.read_code()
         await p.links()
         await p.lists()
