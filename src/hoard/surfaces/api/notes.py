@@ -53,6 +53,10 @@ def written(result: Any, revision: str | None, created: bool) -> Reply:
 
 
 def note_ops(hoard: Hoard) -> list[Op]:
+    return [*_read_ops(hoard), *_write_ops(hoard)]
+
+
+def _read_ops(hoard: Hoard) -> list[Op]:
     writes = hoard.writes
 
     def small(call: Call) -> bool:
@@ -67,6 +71,35 @@ def note_ops(hoard: Hoard) -> list[Op]:
         if if_none is not None and none_match(if_none, r.revision):
             return Reply(None, 304, headers)
         return Reply(r, 200, headers)
+
+    read_params = (
+        NOTE_PATH,
+        Param("offset", int, "Byte offset to start at.", 0, minimum=0),
+        Param("max_bytes", int, "Most bytes to return.", None, minimum=1),
+    )
+    return [
+        Op("GET", "/notes/{path}/links", "links", "A note's outgoing links and backlinks.",
+           "notes", lambda c: hoard.links(c.params["path"], caller=c.caller),
+           {200: LinksResult}, (NOTE_PATH,)),
+        Op("GET", "/notes/{path}/history", "history",
+           "A note's preserved revisions and write events.", "notes",
+           lambda c: writes.history(c.params["path"], None, c.caller),
+           {200: HistoryResult}, (NOTE_PATH,)),
+        Op("GET", "/notes/{path}", "read",
+           "Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
+           "notes", get_note, {200: ReadResult, 304: None}, read_params, inline=small,
+           etag=True),
+        Op("GET", "/revisions/{revision_id}", "revision",
+           "One preserved revision's exact content with its sha256.", "notes",
+           lambda c: writes.history(None, c.params["revision_id"], c.caller),
+           {200: RevisionContent},
+           (Param("revision_id", str, "A preserved revision's id.", required=True,
+                  where="path"),)),
+    ]  # fmt: skip
+
+
+def _write_ops(hoard: Hoard) -> list[Op]:
+    writes = hoard.writes
 
     def put_note(call: Call) -> Reply:
         dry = bool(call.params["dry_run"])
@@ -93,38 +126,16 @@ def note_ops(hoard: Hoard) -> list[Op]:
         )
         return written(r, r.note_revision, b.expected_revision is None)
 
-    read_params = (
-        NOTE_PATH,
-        Param("offset", int, "Byte offset to start at.", 0, minimum=0),
-        Param("max_bytes", int, "Most bytes to return.", None, minimum=1),
-    )
     return [
-        Op("GET", "/notes/{path}/links", "links", "A note's outgoing links and backlinks.",
-           "notes", lambda c: hoard.links(c.params["path"], caller=c.caller),
-           {200: LinksResult}, (NOTE_PATH,)),
-        Op("GET", "/notes/{path}/history", "history",
-           "A note's preserved revisions and write events.", "notes",
-           lambda c: writes.history(c.params["path"], None, c.caller),
-           {200: HistoryResult}, (NOTE_PATH,)),
         Op("POST", "/notes/{path}/archive", "archive",
            "Retire a note (If-Match: its revision): the bytes go into the ledger first.",
            "notes", archive, {200: ArchiveResult, 202: ArchiveResult}, (NOTE_PATH,),
            Body(ArchiveBody), WRITE_ERRORS, precondition=True),
-        Op("GET", "/notes/{path}", "read",
-           "Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
-           "notes", get_note, {200: ReadResult, 304: None}, read_params, inline=small,
-           etag=True),
         Op("PUT", "/notes/{path}", "write",
            "Create (If-None-Match: *) or overwrite (If-Match: its revision) a note.",
            "notes", put_note,
            {200: WriteResult, 201: WriteResult, 202: WriteResult}, (NOTE_PATH, DRY_RUN),
            Body(NoteBody, markdown=True), WRITE_ERRORS, precondition=True, etag=True),
-        Op("GET", "/revisions/{revision_id}", "revision",
-           "One preserved revision's exact content with its sha256.", "notes",
-           lambda c: writes.history(None, c.params["revision_id"], c.caller),
-           {200: RevisionContent},
-           (Param("revision_id", str, "A preserved revision's id.", required=True,
-                  where="path"),)),
         Op("POST", "/restore", "restore",
            "Recreate a note from a preserved revision; never over an existing file.",
            "notes", restore, {201: RestoreResult, 202: RestoreResult}, (), Body(RestoreBody),
