@@ -139,11 +139,14 @@ class LiveServer:
 
 
 def start_api(
-    tmp: Path, resolvers: tuple[CallerResolver, ...] = (), max_body: int | None = None
+    tmp: Path,
+    resolvers: tuple[CallerResolver, ...] = (),
+    max_body: int | None = None,
+    strict: bool = False,
 ) -> tuple[Api, LiveServer, HoardMCP]:
     vault = make_vault(tmp / "vault")
     hoard = Hoard(vault, tmp / "state")
-    store = TokenStore(tmp / "tokens.json")
+    store = TokenStore(tmp / "tokens.json", strict=strict)
     tokens = {name: store.add(name, s, m)[1] for name, (s, m) in CALLERS.items()}
     mcp = HoardMCP(hoard, LOCAL_DEFAULT)
     # Bind first to learn the port the Host check must accept.

@@ -189,3 +189,22 @@ def test_a_markdown_body_starting_with_a_bracket_is_not_taken_for_a_json_rpc_bat
         headers={"If-None-Match": "*", "Content-Type": "text/markdown"},
     )  # fmt: skip
     assert r.status_code == 201, r.text
+
+
+def test_strict_mode_with_a_broken_tokens_file_refuses_the_api_with_503(
+    tmp_path: Path,
+) -> None:
+    served, live, mcp = start_api(tmp_path, strict=True)
+    try:
+        reader = served.client("reader")
+        assert reader.get("/policy").status_code == 200
+        (tmp_path / "tokens.json").write_text("{not json", encoding="utf-8")
+        r = reader.get("/search", params={"q": "hub"})
+        assert r.status_code == 503
+        assert r.json()["error"] == "unavailable"
+    finally:
+        for c in served.clients.values():
+            c.close()
+        live.stop()
+        mcp.close()
+        served.hoard.close()
