@@ -10,7 +10,6 @@ from __future__ import annotations
 from hoard.adapters.ledger.store import AccessRequest
 from hoard.adapters.tokens import TokenStore
 from hoard.app.deps import Deps
-from hoard.app.writes.common import iso
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import (
     AccessRequestInfo,
@@ -22,6 +21,7 @@ from hoard.core.models import (
     RevokedResult,
 )
 from hoard.core.policy import Caller, Grant
+from hoard.core.times import iso
 
 DEFAULT_GRANT_MINUTES = 60.0
 
