@@ -11,7 +11,7 @@ import pytest
 
 from hoard.core.policy import Caller
 from hoard.surfaces.http import Refusal
-from surfaces.api.conftest import SECRET_WORD, Api, note, start_api
+from tests.surfaces.api.conftest import SECRET_WORD, Api, note, start_api
 
 
 def test_an_access_request_approved_by_the_owner_grants_sight_of_protected_notes(

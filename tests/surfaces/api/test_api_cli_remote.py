@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hoard.surfaces.cli.main import run
-from surfaces.api.conftest import Api, note
+from tests.surfaces.api.conftest import Api, note
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from surfaces.api.conftest import Api, note, start_api
+from tests.surfaces.api.conftest import Api, note, start_api
 
 EXAMPLES = int(os.environ.get("HOARD_FUZZ_EXAMPLES", "12"))
 FUZZ_CALLER = "fuzz-owner-7f3a9c"

@@ -7,7 +7,7 @@ import hashlib
 
 import httpx2
 
-from surfaces.api.conftest import PRIVATE_WORD, SECRET_WORD, Api
+from tests.surfaces.api.conftest import PRIVATE_WORD, SECRET_WORD, Api
 
 
 def _error(r: httpx2.Response, status: int, code: str) -> dict[str, object]:

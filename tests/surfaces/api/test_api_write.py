@@ -9,7 +9,7 @@ import threading
 
 import httpx2
 
-from surfaces.api.conftest import Api, note
+from tests.surfaces.api.conftest import Api, note
 
 
 def _sha(data: bytes) -> str:
