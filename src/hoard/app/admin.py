@@ -10,8 +10,7 @@ from __future__ import annotations
 from hoard.adapters.ledger.store import AccessRequest
 from hoard.adapters.tokens import TokenStore
 from hoard.app.deps import Deps
-from hoard.core.errors import InvalidArgument
-from hoard.core.models import (
+from hoard.core.admin_results import (
     AccessRequestInfo,
     CallerInfo,
     CallersResult,
@@ -20,6 +19,7 @@ from hoard.core.models import (
     NewTokenResult,
     RevokedResult,
 )
+from hoard.core.errors import InvalidArgument
 from hoard.core.policy import Caller, Grant
 from hoard.core.times import iso
 

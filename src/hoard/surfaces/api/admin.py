@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from hoard.app.admin import TokenAdmin
 from hoard.app.hoard import Hoard
-from hoard.core.models import (
-    AccessRequestResult,
+from hoard.core.admin_results import (
     CallersResult,
     GrantInfo,
     GrantsResult,
     NewTokenResult,
-    PolicyResult,
     RevokedResult,
 )
+from hoard.core.models import AccessRequestResult, PolicyResult
 from hoard.surfaces.api.bodies import AccessRequestBody, ApproveBody, GrantBody, TokenBody
 from hoard.surfaces.api.framework import Body, Call, Op, Param
 

@@ -1,0 +1,55 @@
+"""The owner's administration results: grants, access requests, callers and tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class GrantInfo:
+    grant_id: str
+    caller: str
+    glob: str
+    expires_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class AccessRequestInfo:
+    request_id: str
+    caller: str
+    glob: str
+    reason: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class GrantsResult:
+    grants: list[GrantInfo]
+    requests: list[AccessRequestInfo]
+
+
+@dataclass(frozen=True, slots=True)
+class CallerInfo:
+    name: str
+    scopes: list[str]
+    write_mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallersResult:
+    callers: list[CallerInfo]
+
+
+@dataclass(frozen=True, slots=True)
+class NewTokenResult:
+    """A new caller; ``token`` is shown this once and only its digest is stored."""
+
+    name: str
+    token: str
+    scopes: list[str]
+    write_mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevokedResult:
+    revoked: str
