@@ -7,16 +7,26 @@ never the façade, so nothing in the app layer imports :mod:`hoard.app.hoard`.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.store import Index
 from hoard.adapters.ledger.store import Ledger
 from hoard.app.access import Access
 from hoard.core.config import Config
+from hoard.core.errors import Busy
 from hoard.core.policy import OWNER, Caller
+
+T = TypeVar("T")
+
+
+def no_paths() -> list[str]:
+    """The fallback of a list of paths that only the index knows: none."""
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +40,25 @@ class Deps:
     #: Bring the index up to date with the files before reading it (cheap when nothing changed).
     ensure_fresh: Callable[[], None]
     owner: Caller = OWNER
+    #: A use-case met a database error from the index: log it and repair the index (the
+    #: caller then answers from the files, labeled, or with a ``busy`` error).
+    index_failed: Callable[[BaseException], None] = lambda exc: None
 
     @property
     def lock_dir(self) -> Path:
         return self.state_dir / "locks"
+
+    def from_index(self, read: Callable[[], T], fallback: Callable[[], T] | None = None) -> T:
+        """``read()`` of the index; on a database error (a corrupt, missing or distrusted
+        index) the index is repaired and ``fallback()`` answers instead, or, without one,
+        a ``busy`` error says to try again shortly. Never a crash."""
+        try:
+            return read()
+        except sqlite3.DatabaseError as exc:
+            self.index_failed(exc)
+            if fallback is None:
+                raise Busy(
+                    "the search index is unusable and being rebuilt; try again shortly",
+                    reason="index_rebuilding",
+                ) from exc
+            return fallback()

@@ -4,17 +4,21 @@ deep check of a long-running server, and the one-at-a-time repair of a failing i
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 
 from hoard.adapters.fs.background import run_at_low_priority
 from hoard.adapters.fs.watcher import Watcher
-from hoard.adapters.index.store import Index
+from hoard.adapters.index.store import Index, IndexUntrusted
 from hoard.adapters.search.typos import Vocabulary
 
 log = logging.getLogger("hoard")
 
 STAT_WALK_INTERVAL_S = 1.0
+REPAIR_RETRY_S = 10.0
+"""After a repair that failed (say, the state folder is read-only), the next try waits this
+long; searches meanwhile answer with the labeled substring scan."""
 
 
 class IndexKeeper:
@@ -25,11 +29,17 @@ class IndexKeeper:
         self.watcher = watcher
         self._last_walk = time.monotonic()
         self._repair_lock = threading.Lock()
-        self._repairing = False
+        self._repairing: threading.Thread | None = None
+        self._failed_at = 0.0
 
     def ensure_fresh(self) -> None:
-        """Before a read of the index: with the watcher running, nothing to do (it applies
-        changes as they happen); without it, a stat walk at most once a second."""
+        """Before a read of the index: make sure the file is one hoard verified or changed
+        itself (else raise :class:`IndexUntrusted`, a database error, and start a repair);
+        then, with the watcher running, nothing to do (it applies changes as they happen);
+        without it, a stat walk at most once a second."""
+        if not self.index.trusted():
+            self.schedule_repair()
+            raise IndexUntrusted("index.db changed outside hoard; it is being checked")
         if self.watcher is not None and self.watcher.running:
             return
         now = time.monotonic()
@@ -60,22 +70,46 @@ class IndexKeeper:
         except Exception as exc:  # a background check must never take the server down
             log.warning("background index check failed: %s", exc)
 
+    def failed(self, exc: BaseException) -> None:
+        """A use-case hit a database error from the index: log it and start a repair."""
+        log.warning("the index failed (%s: %s); repairing it", type(exc).__name__, exc)
+        self.schedule_repair()
+
     def schedule_repair(self) -> None:
         """Check and rebuild a failing index in the background, once at a time."""
         with self._repair_lock:
-            if self._repairing:
+            if self._repairing is not None:
                 return
-            self._repairing = True
-        threading.Thread(target=self._repair, name="hoard-repair", daemon=True).start()
+            if time.monotonic() - self._failed_at < REPAIR_RETRY_S:
+                return
+            self._repairing = threading.Thread(
+                target=self._repair, name="hoard-repair", daemon=True
+            )
+            self._repairing.start()
 
     def _repair(self) -> None:
+        """Deep-check the file; rebuild it when that fails; then catch up with the files
+        (changes made while the index was refused were not applied to it)."""
         try:
             problem = self.index.check()
             if problem is not None:
                 log.warning("rebuilding the index: %s", problem)
+                self.index.last_problem = problem
                 self.index.rebuild()
-        except Exception as exc:
-            log.error("index repair failed: %s", exc)
+            self.index.sync()
+            self.walked()
+        except (sqlite3.Error, OSError) as exc:
+            self._failed_at = time.monotonic()
+            log.error("index repair failed (%s: %s); retrying later", type(exc).__name__, exc)
+        except Exception:
+            self._failed_at = time.monotonic()
+            log.exception("index repair failed")
         finally:
             with self._repair_lock:
-                self._repairing = False
+                self._repairing = None
+
+    def wait_for_repair(self, timeout: float | None = None) -> None:
+        """Let a running repair finish (a CLI command does before it exits)."""
+        thread = self._repairing
+        if thread is not None:
+            thread.join(timeout)

@@ -81,6 +81,8 @@ class Hoard:
             progress, self.watcher.start if self.watcher is not None else None
         )
         self.keeper = IndexKeeper(self.index, self.watcher)
+        if self.watcher is not None:
+            self.watcher.on_error = self.keeper.failed
         self.owner = OWNER
         self.access = Access(self.config, self.ledger)
         self.deps = Deps(
@@ -91,6 +93,7 @@ class Hoard:
             self.access,
             self.state_dir,
             self.keeper.ensure_fresh,
+            index_failed=self.keeper.failed,
         )
         self._build_use_cases(code_workers)
         self._recover_at_startup()
@@ -173,6 +176,8 @@ class Hoard:
         self.code.close()
         if self.watcher is not None:
             self.watcher.stop()
+        else:  # a command's repair of a broken index finishes before the process ends
+            self.keeper.wait_for_repair()
         if self._session_store is not None:
             self._session_store.close()
         self.index.close()

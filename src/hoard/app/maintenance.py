@@ -3,6 +3,8 @@ the startup report, vault_policy and vault_request_access."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from hoard.adapters.index.graph import broken_links
 from hoard.adapters.index.store import ProgressFn, SyncReport
 from hoard.adapters.ledger.store import AccessRequest
@@ -60,13 +62,20 @@ class Maintenance:
                 continue
             for v in check_contract(raw, config.contract):
                 violations.append(CheckViolation(fs.path, v.field, v.rule, v.message))
-        self.deps.ensure_fresh()
-        broken = [BrokenLink(p, t, ln) for p, t, ln in broken_links(self.deps.index.reader())]
+        broken = [BrokenLink(p, t, ln) for p, t, ln in self.deps.from_index(self._broken_links)]
         return CheckResult(checked, violations, broken, skipped)
+
+    def _broken_links(self) -> list[tuple[str, str, int]]:
+        self.deps.ensure_fresh()
+        return broken_links(self.deps.index.reader())
 
     def reindex(self, rebuild: bool = False, progress: ProgressFn | None = None) -> IndexResult:
         index = self.deps.index
-        report = index.rebuild(progress) if rebuild else index.sync(progress)
+        try:
+            report = index.rebuild(progress) if rebuild else index.sync(progress)
+        except sqlite3.DatabaseError as exc:  # a broken or distrusted index: build it anew
+            index.last_problem = f"index is unusable: {exc}"
+            report, rebuild = index.rebuild(progress), True
         self.keeper.walked()
         return IndexResult(
             notes=index.note_count(),

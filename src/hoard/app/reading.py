@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hoard.adapters.index.graph import backlinks, note_id, outgoing
+from hoard.adapters.index.graph import Outgoing, backlinks, note_id, outgoing
 from hoard.adapters.index.rows import frontmatter_of
 from hoard.app.deps import Deps
 from hoard.app.honesty import Budget, Honesty
@@ -108,15 +108,9 @@ class Reading:
         rel = normalize_note_path(path)
         self.deps.access.check_visible(rel, caller)
         seen = self.deps.access.visibility(caller)
-        self.deps.ensure_fresh()
-        self.deps.index.refresh_paths([rel])
-        conn = self.deps.index.reader()
-        row_id = note_id(conn, rel)
-        if row_id is None:
-            raise NotFound(f"no note at {rel!r}", path=rel)
-        out = outgoing(conn, row_id, rel)
+        out, back = self.deps.from_index(lambda: _graph(self.deps, rel))
         broken = list(dict.fromkeys(o.target for o in out if o.broken))
-        back = [b for b in backlinks(conn, rel) if seen is None or seen(b)]
+        back = [b for b in back if seen is None or seen(b)]
 
         def shown(target: str | None) -> str | None:
             return target if seen is None or target is None or seen(target) else None
@@ -132,3 +126,14 @@ class Reading:
             backlinks=back,
             broken=broken,
         )
+
+
+def _graph(deps: Deps, rel: str) -> tuple[list[Outgoing], list[str]]:
+    """A note's outgoing links and backlinks, from the index brought up to date."""
+    deps.ensure_fresh()
+    deps.index.refresh_paths([rel])
+    conn = deps.index.reader()
+    row_id = note_id(conn, rel)
+    if row_id is None:
+        raise NotFound(f"no note at {rel!r}", path=rel)
+    return outgoing(conn, row_id, rel), backlinks(conn, rel)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 from hoard.adapters.index.store import Index
@@ -25,6 +26,8 @@ class Watcher:
         self._thread: threading.Thread | None = None
         self.ready = threading.Event()
         self.failed: str | None = None
+        self.on_error: Callable[[BaseException], None] | None = None
+        """Told when applying changes to the index failed (to repair a broken index)."""
 
     @property
     def running(self) -> bool:
@@ -88,3 +91,5 @@ class Watcher:
                 self.index.refresh_paths(rels)
         except Exception as exc:
             log.warning("index refresh failed: %s", exc)
+            if self.on_error is not None:
+                self.on_error(exc)

@@ -13,7 +13,6 @@ FTS5 integrity check and rebuilds a corrupt, foreign or outdated index instead o
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import sqlite3
@@ -22,75 +21,22 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hoard.adapters.fs.vault import FileStat, Vault
-from hoard.adapters.index.parallel import prepared_notes
-from hoard.adapters.index.rows import delete_note, insert_prepared, upsert_note
+from hoard.adapters.index.build import build_file
+from hoard.adapters.index.rows import delete_note, upsert_note
+from hoard.adapters.index.schema import config_fingerprint
+from hoard.adapters.index.trust import TrustStamp
 from hoard.core.config import Config
 
 log = logging.getLogger("hoard.index")
 
-SCHEMA_VERSION = 5
-TOKENIZER = "porter unicode61 remove_diacritics 2"
 INDEX_MISSING = "index is missing"
 
-_SCHEMA = f"""
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE notes(
-  id INTEGER PRIMARY KEY,
-  path TEXT NOT NULL UNIQUE,
-  folder TEXT NOT NULL,
-  path_key TEXT NOT NULL,
-  stem_key TEXT NOT NULL,
-  mtime_ns INTEGER NOT NULL,
-  size INTEGER NOT NULL,
-  revision TEXT NOT NULL,
-  title TEXT NOT NULL,
-  rank_mult REAL NOT NULL,
-  fm_json TEXT,
-  problems TEXT,
-  type_key TEXT,
-  status_key TEXT,
-  updated TEXT
-);
-CREATE INDEX notes_path_key ON notes(path_key);
-CREATE INDEX notes_updated ON notes(updated);
-CREATE TABLE note_tags(
-  note INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-  tag TEXT NOT NULL,
-  tag_key TEXT NOT NULL
-);
-CREATE INDEX note_tags_key ON note_tags(tag_key, tag);
-CREATE INDEX note_tags_note ON note_tags(note, tag_key);
-CREATE INDEX notes_stem_key ON notes(stem_key);
-CREATE INDEX notes_folder ON notes(folder);
-CREATE VIRTUAL TABLE notes_fts USING fts5(
-  path, title, tags, body, frontmatter, alt,
-  tokenize = '{TOKENIZER}'
-);
-CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
-CREATE VIRTUAL TABLE words USING fts5(
-  title, body, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE words_vocab USING fts5vocab(words, 'row');
-CREATE VIRTUAL TABLE titles USING fts5(
-  title, tags, content = '', tokenize = '{TOKENIZER}'
-);
-CREATE TABLE links(
-  src INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-  target TEXT NOT NULL,
-  target_key TEXT NOT NULL,
-  stem_key TEXT NOT NULL,
-  heading TEXT,
-  alias TEXT,
-  embed INTEGER NOT NULL,
-  line INTEGER NOT NULL
-);
-CREATE INDEX links_src ON links(src);
-CREATE INDEX links_target_key ON links(target_key);
-CREATE INDEX links_stem_key ON links(stem_key);
-"""
+
+class IndexUntrusted(sqlite3.DatabaseError):
+    """The index file changed outside hoard since it was last verified: until the deep
+    checks pass again (or it is rebuilt), it is treated like a corrupt one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,22 +55,6 @@ class SyncReport:
 ProgressFn = Callable[[int, int], None]
 
 
-def config_fingerprint(config: Config) -> str:
-    """What, in the config, changes the index's content: a change forces a rebuild."""
-    s = config.search
-    return json.dumps(
-        {
-            "v": SCHEMA_VERSION,
-            "title_keys": list(s.title_keys),
-            "folder_weights": dict(s.folder_weights),
-            "frontmatter_keys": list(s.frontmatter_keys),
-            "ignore": list(config.ignore),
-            "index_max_bytes": config.limits.index_max_bytes,
-        },
-        sort_keys=True,
-    )
-
-
 class Index:
     """The index file and its connections. Thread-safe."""
 
@@ -133,6 +63,7 @@ class Index:
         self.vault = vault
         self.config = config
         self.fingerprint = config_fingerprint(config)
+        self.trust = TrustStamp(path, self.fingerprint)
         self._write_lock = threading.RLock()
         self._writer: sqlite3.Connection | None = None
         self._writer_ino: object = None
@@ -190,7 +121,13 @@ class Index:
 
     @contextlib.contextmanager
     def writer(self) -> Iterator[sqlite3.Connection]:
+        """The one writer connection, under the lock. A file that was trusted before the
+        transaction stays trusted after it (see :mod:`hoard.adapters.index.trust`); one that
+        was not is refused, so a damaged file is never written on and re-stamped."""
         with self._write_lock:
+            before = self.trust.signature()
+            if not self.trust.is_trusted(before):
+                raise IndexUntrusted("index.db changed outside hoard since it was verified")
             fid = (self._file_id(), self._swaps)
             if self._writer is None or self._writer_ino != fid:
                 if self._writer is not None:
@@ -199,6 +136,15 @@ class Index:
                 self._writer = self._connect()
                 self._writer_ino = fid
             yield self._writer
+            self.trust.carry(before)
+
+    def trusted(self) -> bool:
+        """Whether the file is one that passed the checks or changed since only through
+        hoard (a stat and a comparison; the stamp file is read only when the stat moved)."""
+        if self.trust.is_trusted():
+            return True
+        with self._write_lock:  # a writer of this process may be between commit and stamp
+            return self.trust.is_trusted()
 
     def reader_token(self) -> tuple[object, int]:
         return self._file_id(), self.generation
@@ -206,11 +152,12 @@ class Index:
     def close(self) -> None:
         with self._write_lock:
             if self._writer is not None:
+                before = self.trust.signature()
                 with contextlib.suppress(sqlite3.Error):
                     self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._writer.close()
                 self._writer = None
-                self.mark_verified()
+                self.trust.carry(before)
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()
@@ -218,55 +165,23 @@ class Index:
 
     # -- opening, checking, rebuilding --------------------------------------------------------
 
-    @property
-    def _verified_path(self) -> Path:
-        return self.path.with_name(self.path.name + ".verified")
-
-    def _file_signature(self) -> dict[str, Any] | None:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        return {
-            "dev": st.st_dev,
-            "ino": st.st_ino,
-            "size": st.st_size,
-            "mtime_ns": st.st_mtime_ns,
-            "fingerprint": self.fingerprint,
-        }
-
-    def mark_verified(self) -> None:
-        """Remember that the file as it is now passed the deep checks (or was just built or
-        cleanly closed by us)."""
-        sig = self._file_signature()
-        if sig is not None:
-            with contextlib.suppress(OSError):
-                tmp = self._verified_path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(sig))
-                os.replace(tmp, self._verified_path)
-
-    def _unchanged_since_verified(self) -> bool:
-        try:
-            recorded = json.loads(self._verified_path.read_text())
-        except (OSError, ValueError):
-            return False
-        return bool(recorded == self._file_signature())
-
     def check(self, deep: bool = True) -> str | None:
         """``None`` when the index file is sound and built for this config, else why not.
         The deep checks (``quick_check`` and the FTS5 ``integrity-check``) run unless
         ``deep`` is false and the file is byte-for-byte the one that last passed them (same
         inode, size and mtime). A busy database is not a broken one: it is reported as
         ``None`` after the lock wait, and the next check looks again."""
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return INDEX_MISSING
+        if not self.path.is_file():
+            return "index.db is not a regular file"
         try:
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
             try:
                 fp = conn.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
                 if not fp or fp[0] != self.fingerprint:
                     return "index was built for another schema or config"
-                if not deep and self._unchanged_since_verified():
+                if not deep and self.trust.is_trusted():
                     return None
                 row = conn.execute("PRAGMA quick_check").fetchone()
                 if not row or row[0] != "ok":
@@ -280,7 +195,7 @@ class Index:
                 log.warning("index is busy (another process is writing); not checked now")
                 return None
             return f"index is unusable: {exc}"
-        self.mark_verified()
+        self.trust.mark()
         return None
 
     def open_checked(
@@ -288,17 +203,26 @@ class Index:
     ) -> SyncReport:
         """Startup: trust the index only after it passes the checks (a failing one is rebuilt
         from the Markdown), run ``before_sync`` (start the watcher, so nothing changes
-        unseen between the walk and the watch), then bring it up to date with a stat walk."""
-        problem = self.check(deep=False)
+        unseen between the walk and the watch), then bring it up to date with a stat walk.
+        A database error on the walk rebuilds too; an index that cannot even be rebuilt
+        (say, a read-only state folder) is logged and left to the labeled fallback: it
+        never stops hoard from starting."""
         rebuilt: SyncReport | None = None
-        if problem is not None:
-            self.last_problem = problem
-            level = logging.INFO if problem == INDEX_MISSING else logging.WARNING
-            log.log(level, "rebuilding the index: %s", problem)
-            rebuilt = self.rebuild(progress)
+        synced = SyncReport()
+        try:
+            rebuilt = self._rebuild_if(self.check(deep=False), progress)
+        except (sqlite3.Error, OSError) as exc:
+            self._unusable(exc)
         if before_sync is not None:
             before_sync()
-        synced = self.sync(None if rebuilt else progress)
+        try:
+            try:
+                synced = self.sync(None if rebuilt else progress)
+            except sqlite3.DatabaseError as exc:
+                rebuilt = self._rebuild_if(f"index is unusable: {exc}", progress)
+                synced = self.sync()
+        except (sqlite3.Error, OSError) as exc:
+            self._unusable(exc)
         if rebuilt is None:
             return synced
         return SyncReport(
@@ -309,43 +233,30 @@ class Index:
             rebuilt.elapsed_ms + synced.elapsed_ms,
         )
 
+    def _rebuild_if(self, problem: str | None, progress: ProgressFn | None) -> SyncReport | None:
+        if problem is None:
+            return None
+        self.last_problem = problem
+        level = logging.INFO if problem == INDEX_MISSING else logging.WARNING
+        log.log(level, "rebuilding the index: %s", problem)
+        return self.rebuild(progress)
+
+    def _unusable(self, exc: BaseException) -> None:
+        self.last_problem = f"index unusable and not rebuilt ({type(exc).__name__}: {exc})"
+        log.error("%s; searches scan the notes until it is repaired", self.last_problem)
+
     def rebuild(self, progress: ProgressFn | None = None) -> SyncReport:
         """Build a fresh index beside the old one, then swap it in atomically."""
         t0 = time.perf_counter()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + f".new-{os.getpid()}")
+        tmp = self.path.with_name(f"{self.path.name}.new-{os.getpid()}-{threading.get_ident()}")
         for suffix in ("", "-wal", "-shm", "-journal"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(str(tmp) + suffix)
         stats = list(self.vault.walk())
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        failed = 0
-        try:
-            conn.execute("PRAGMA journal_mode=OFF")
-            conn.execute("PRAGMA synchronous=OFF")
-            conn.executescript(_SCHEMA)
-            conn.execute("BEGIN")
-            conn.execute("INSERT INTO meta VALUES('fingerprint', ?)", (self.fingerprint,))
-            conn.execute("INSERT INTO meta VALUES('built_at', ?)", (str(time.time()),))
-            notes = prepared_notes(self.vault, self.config, stats, self.rebuild_workers)
-            for i, note in enumerate(notes):
-                if note is None:
-                    failed += 1
-                else:
-                    insert_prepared(conn, note, fresh=True)
-                if progress is not None and (i % 256 == 0 or i + 1 == len(stats)):
-                    progress(i + 1, len(stats))
-            conn.execute(
-                "INSERT INTO words(rowid, title, body) SELECT rowid, title, body FROM notes_fts"
-            )
-            conn.execute(
-                "INSERT INTO titles(rowid, title, tags) SELECT rowid, title, tags FROM notes_fts"
-            )
-            conn.execute("COMMIT")
-            conn.execute("INSERT INTO notes_fts(notes_fts) VALUES('optimize')")
-            conn.execute("PRAGMA journal_mode=WAL")
-        finally:
-            conn.close()
+        failed = build_file(
+            tmp, self.vault, self.config, self.fingerprint, stats, self.rebuild_workers, progress
+        )
         with self._write_lock:
             if self._writer is not None:
                 self._writer.close()
@@ -353,13 +264,22 @@ class Index:
             for suffix in ("-wal", "-shm"):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(str(self.path) + suffix)
+            self._move_aside_if_not_a_file()
             os.replace(tmp, self.path)
             self.generation += 1
             self._swaps += 1
-            self.mark_verified()
+            self.trust.mark()
         return SyncReport(
             added=len(stats) - failed, failed=failed, elapsed_ms=(time.perf_counter() - t0) * 1000
         )
+
+    def _move_aside_if_not_a_file(self) -> None:
+        """Something that is not a file (a folder, a socket) where index.db belongs cannot be
+        replaced by a rename; it is moved aside (never deleted: it is not ours to delete)."""
+        if os.path.lexists(self.path) and (self.path.is_symlink() or not self.path.is_file()):
+            aside = self.path.with_name(f"{self.path.name}.unusable-{time.time_ns()}")
+            log.warning("moving %s aside to %s: it is not an index file", self.path, aside)
+            os.rename(self.path, aside)
 
     # -- incremental sync ----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from typing import Any
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.ledger.records import Proposal, Records
 from hoard.adapters.vcs.git import Git, GitFailed
-from hoard.app.deps import Deps
+from hoard.app.deps import Deps, no_paths
 from hoard.app.writes.common import index_path_for, links_to
 from hoard.core import gates
 from hoard.core.errors import Conflict, Exists, HoardError, InvalidArgument, NotFound
@@ -82,6 +82,7 @@ class WriteCore:
             self.deps.index.refresh_paths(list(rels))
         except Exception as exc:  # the file is written; the watcher or a stat walk catches up
             log.warning("index update after a write failed: %s", exc)
+            self.deps.index_failed(exc)
 
     def preflight(
         self, rel: str, new: bytes, current: Current, caller: Caller, expected_revision: str | None
@@ -93,15 +94,7 @@ class WriteCore:
             check = "exists"
         except Conflict:
             check = "conflict"
-        conn = self.deps.index.reader()
-        _, skey = note_keys(rel)
-        duplicates = [
-            r[0]
-            for r in conn.execute(
-                "SELECT path FROM notes WHERE stem_key = ? AND path != ? ORDER BY path LIMIT 5",
-                (skey, rel),
-            )
-        ]
+        duplicates = self.deps.from_index(lambda: self._same_stem(rel), no_paths)
         obligations: list[str] = []
         if not gates.is_private(rel, self.config) and stem_of(rel) != "_INDEX":
             idx = index_path_for(rel)
@@ -115,6 +108,15 @@ class WriteCore:
                     f"{idx} does not link [[{stem_of(rel)}]]; vault_file_note adds the line"
                 )
         return Preflight(current.revision, check, violations, duplicates, obligations)
+
+    def _same_stem(self, rel: str) -> list[str]:
+        """Other notes with the same file name (up to 5), from the index."""
+        _, skey = note_keys(rel)
+        rows = self.deps.index.reader().execute(
+            "SELECT path FROM notes WHERE stem_key = ? AND path != ? ORDER BY path LIMIT 5",
+            (skey, rel),
+        )
+        return [r[0] for r in rows]
 
     def propose(
         self,

@@ -8,6 +8,7 @@ import logging
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks
+from hoard.app.deps import no_paths
 from hoard.app.writes.core import WriteCore
 from hoard.core import gates
 from hoard.core.errors import (
@@ -67,7 +68,10 @@ class Retirement:
                 lambda: self._archivable(rel, current, expected_revision),
             )
             self.core.refresh(rel)  # a note saved since the last sync must resolve its links
-            inbound = [p for p in backlinks(self.core.deps.index.reader(), rel) if p != rel]
+            inbound = self.core.deps.from_index(
+                lambda: [p for p in backlinks(self.core.deps.index.reader(), rel) if p != rel],
+                no_paths,
+            )
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
                     "vault_archive", rel, b"", raw, expected_revision, caller, {"reason": reason}

@@ -1,0 +1,206 @@
+"""Fault injection on ``index.db`` (issue 18, item 1): six kinds of damage at three moments
+(under a running stdio server, between a write and a restart, before a CLI command). Every
+time answers keep coming (labeled when they come from the substring scan), the index is
+rebuilt, and nothing in the vault or the ledger changes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hoard.adapters.tokens import TokenStore
+
+
+def _truncate_to_zero(db: Path) -> None:
+    os.truncate(db, 0)
+
+
+def _truncate_to_half(db: Path) -> None:
+    os.truncate(db, db.stat().st_size // 2)
+
+
+def _random_4k_in_the_middle(db: Path) -> None:
+    with db.open("r+b") as f:
+        f.seek(db.stat().st_size // 2)
+        f.write(random.Random(18).randbytes(4096))
+
+
+def _header_overwritten(db: Path) -> None:
+    with db.open("r+b") as f:
+        f.write(random.Random(1).randbytes(100))
+
+
+def _replaced_by_a_directory(db: Path) -> None:
+    db.unlink()
+    db.mkdir()
+    (db / "stray").write_text("not an index")
+
+
+def _replaced_by_a_read_only_file(db: Path) -> None:
+    junk = db.with_name("junk")
+    junk.write_bytes(random.Random(2).randbytes(64 * 1024))
+    junk.chmod(0o444)
+    os.replace(junk, db)
+
+
+FAULTS = [
+    _truncate_to_zero,
+    _truncate_to_half,
+    _random_4k_in_the_middle,
+    _header_overwritten,
+    _replaced_by_a_directory,
+    _replaced_by_a_read_only_file,
+]
+
+
+@pytest.fixture
+def vault(tmp_path: Path, make_note: Callable[[str, str], str]) -> Path:
+    root = tmp_path / "vault"
+    for i in range(40):
+        body = " ".join(f"word{i}x{j}" for j in range(150))
+        (root / "tech").mkdir(parents=True, exist_ok=True)
+        (root / f"tech/n{i}.md").write_text(make_note(f"Note {i}", body), encoding="utf-8")
+    (root / "life").mkdir()
+    (root / "life/target.md").write_text(make_note("Target", "the pangolin sleeps"), "utf-8")
+    return root
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def writer_args(tmp_path: Path) -> list[str]:
+    tokens = tmp_path / "tokens.json"
+    TokenStore(tokens).add("writer", "read,write", "direct")
+    return ["--tokens", str(tokens), "--as", "writer"]
+
+
+def _vault_bytes(vault: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(vault)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(vault.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _ledger_rows(state: Path) -> list[str]:
+    conn = sqlite3.connect(f"file:{state / 'ledger.db'}?mode=ro", uri=True)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def _index_is_sound(db: Path, notes: int) -> bool:
+    if not db.is_file():
+        return False
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            ok = conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+            return ok and conn.execute("SELECT count(*) FROM notes").fetchone()[0] == notes
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def _search(server: Any, query: str) -> dict[str, Any]:
+    result = server.call("vault_search", {"query": query})
+    assert not result.get("isError"), result
+    return dict(result["structuredContent"])
+
+
+def _labeled(answer: dict[str, Any]) -> bool:
+    """A fallback answer says so; an index answer is the index's."""
+    if answer["engine"] == "substring-fallback":
+        return bool(answer["error"])
+    return answer["engine"] == "fts5" and answer["error"] is None
+
+
+def test_damage_under_a_running_server_falls_back_labeled_and_rebuilds(
+    vault: Path, state: Path, start_stdio: Callable[..., Any], poll: Callable[..., Any]
+) -> None:
+    server = start_stdio(vault, state)
+    db = state / "index.db"
+    assert _search(server, "pangolin")["engine"] == "fts5"
+    before_vault, before_ledger = _vault_bytes(vault), _ledger_rows(state)
+    for fault in FAULTS:
+        fault(db)
+
+        first = _search(server, "pangolin")
+
+        assert first["engine"] == "substring-fallback", fault.__name__
+        assert first["error"], fault.__name__
+        assert [r["path"] for r in first["results"]] == ["life/target.md"]
+        poll(lambda: _search(server, "pangolin")["engine"] == "fts5")
+        assert _index_is_sound(db, 41), fault.__name__
+    assert _vault_bytes(vault) == before_vault
+    assert _ledger_rows(state) == before_ledger
+
+
+def test_damage_between_a_write_and_a_restart_is_rebuilt_at_the_next_start(
+    vault: Path,
+    state: Path,
+    writer_args: list[str],
+    start_stdio: Callable[..., Any],
+    make_note: Callable[[str, str], str],
+    poll: Callable[..., Any],
+) -> None:
+    server = start_stdio(vault, state, *writer_args)
+    for n, fault in enumerate(FAULTS, start=1):
+        note = {"path": f"life/new{n}.md", "content": make_note(f"New {n}", "x")}
+        assert server.call("vault_write", note)["structuredContent"]["status"] == "written"
+        fault(state / "index.db")
+        server.stop()
+        before_vault, before_ledger = _vault_bytes(vault), _ledger_rows(state)
+
+        server = start_stdio(vault, state, *writer_args)
+        answer = _search(server, "pangolin")
+
+        assert _labeled(answer), fault.__name__
+        assert [r["path"] for r in answer["results"]] == ["life/target.md"]
+        poll(lambda: _search(server, "pangolin")["engine"] == "fts5")
+        assert _index_is_sound(state / "index.db", 41 + n), fault.__name__
+        assert _vault_bytes(vault) == before_vault
+        assert _ledger_rows(state) == before_ledger
+
+
+def _cli(hoard_bin: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(hoard_bin), *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_damage_before_a_cli_command_never_stops_it(
+    vault: Path, state: Path, hoard_bin: Path, child_env: dict[str, str]
+) -> None:
+    where = ["--vault", str(vault), "--state-dir", str(state)]
+    assert _cli(hoard_bin, child_env, "index", *where).returncode == 0
+    before_vault, before_ledger = _vault_bytes(vault), _ledger_rows(state)
+
+    for fault in FAULTS:
+        for command in (["search", "pangolin"], ["index"], ["check"]):
+            fault(state / "index.db")
+            done = _cli(hoard_bin, child_env, *command, *where, "--json")
+
+            assert done.returncode in (0, 1), (fault.__name__, command, done.stderr)
+            assert "Traceback" not in done.stderr
+            if command[0] == "search":
+                answer = json.loads(done.stdout)
+                assert _labeled(answer)
+                assert [r["path"] for r in answer["results"]] == ["life/target.md"]
+            assert _index_is_sound(state / "index.db", 41), (fault.__name__, command)
+    assert _vault_bytes(vault) == before_vault
+    assert _ledger_rows(state) == before_ledger
