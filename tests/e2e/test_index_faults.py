@@ -171,7 +171,7 @@ def test_damage_between_a_write_and_a_restart_is_rebuilt_at_the_next_start(
 
         assert _labeled(answer), fault.__name__
         assert [r["path"] for r in answer["results"]] == ["life/target.md"]
-        poll(lambda: _search(server, "pangolin")["engine"] == "fts5")
+        poll(lambda s=server: _search(s, "pangolin")["engine"] == "fts5")
         assert _index_is_sound(state / "index.db", 41 + n), fault.__name__
         assert _vault_bytes(vault) == before_vault
         assert _ledger_rows(state) == before_ledger
