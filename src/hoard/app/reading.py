@@ -109,22 +109,20 @@ class Reading:
         self.deps.access.check_visible(rel, caller)
         seen = self.deps.access.visibility(caller)
         out, back = self.deps.from_index(lambda: _graph(self.deps, rel))
-        broken = list(dict.fromkeys(o.target for o in out if o.broken))
         back = [b for b in back if seen is None or seen(b)]
 
-        def shown(target: str | None) -> str | None:
-            return target if seen is None or target is None or seen(target) else None
+        def shown(o: Outgoing) -> OutgoingLink:
+            # A link to a note the caller may not see reads exactly like a broken link.
+            hidden = o.resolved_path is not None and seen is not None and not seen(o.resolved_path)
+            resolved, is_broken = (None, True) if hidden else (o.resolved_path, o.broken)
+            return OutgoingLink(o.target, resolved, is_broken, o.heading, o.alias, o.embed, o.line)
 
+        outs = [shown(o) for o in out]
         return LinksResult(
             path=rel,
-            outgoing=[
-                OutgoingLink(
-                    o.target, shown(o.resolved_path), o.broken, o.heading, o.alias, o.embed, o.line
-                )
-                for o in out
-            ],
+            outgoing=outs,
             backlinks=back,
-            broken=broken,
+            broken=list(dict.fromkeys(o.target for o in outs if o.broken)),
         )
 
 

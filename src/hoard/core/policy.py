@@ -55,7 +55,10 @@ def parse_scopes(text: str | Iterable[str]) -> frozenset[str]:
 
 
 def is_protected(path: str, protected: tuple[str, ...]) -> bool:
-    return bool(protected) and matches_any(path, protected)
+    """Protection ignores letter case: ``Finance/budget.md`` is the same note as
+    ``finance/budget.md`` on a case-insensitive file system, and a case variant must never
+    be a way around a glob (it fails closed)."""
+    return bool(protected) and matches_any(path.lower(), [g.lower() for g in protected])
 
 
 def may_see(
@@ -66,7 +69,8 @@ def may_see(
     if not is_protected(path, protected) or caller.owner:
         return True
     return any(
-        g.caller == caller.name and g.expires_at > now and matches(path, g.glob) for g in grants
+        g.caller == caller.name and g.expires_at > now and matches(path.lower(), g.glob.lower())
+        for g in grants
     )
 
 

@@ -32,6 +32,8 @@ from hoard.core.config import Config
 log = logging.getLogger("hoard.index")
 
 INDEX_MISSING = "index is missing"
+TRUST_WAIT_S = 2.0
+"""How long a reader waits for another process's write to finish stamping the index."""
 
 
 class IndexUntrusted(sqlite3.DatabaseError):
@@ -124,7 +126,7 @@ class Index:
         """The one writer connection, under the lock. A file that was trusted before the
         transaction stays trusted after it (see :mod:`hoard.adapters.index.trust`); one that
         was not is refused, so a damaged file is never written on and re-stamped."""
-        with self._write_lock:
+        with self._write_lock, self.trust.held():
             before = self.trust.signature()
             if not self.trust.is_trusted(before):
                 raise IndexUntrusted("index.db changed outside hoard since it was verified")
@@ -143,14 +145,15 @@ class Index:
         hoard (a stat and a comparison; the stamp file is read only when the stat moved)."""
         if self.trust.is_trusted():
             return True
-        with self._write_lock:  # a writer of this process may be between commit and stamp
-            return self.trust.is_trusted()
+        # A writer (of this process or another) may be between its commit and its stamp.
+        with self._write_lock, self.trust.held(timeout=TRUST_WAIT_S) as held:
+            return held and self.trust.is_trusted()
 
     def reader_token(self) -> tuple[object, int]:
         return self._file_id(), self.generation
 
     def close(self) -> None:
-        with self._write_lock:
+        with self._write_lock, self.trust.held():
             if self._writer is not None:
                 before = self.trust.signature()
                 with contextlib.suppress(sqlite3.Error):
@@ -257,7 +260,7 @@ class Index:
         failed = build_file(
             tmp, self.vault, self.config, self.fingerprint, stats, self.rebuild_workers, progress
         )
-        with self._write_lock:
+        with self._write_lock, self.trust.held():
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None

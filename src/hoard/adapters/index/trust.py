@@ -10,15 +10,20 @@ chain of trust: trusted before our own transaction means trusted after it).
 Anything else that changes the file (an editor, a disk fault, ``truncate``, a copy) changes
 its ctime at least, breaks the chain, and the next look re-runs the deep checks. Every hoard
 process sharing the state folder keeps the same stamp, so one process's writes do not make
-the others distrust the index.
+the others distrust the index: a writer holds the stamp's lock file (``flock``) from its
+look at the file before a transaction until the new stamp is written, so no other process
+sees the file changed and the stamp not yet.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +37,25 @@ class TrustStamp:
         self.db = db
         self.fingerprint = fingerprint
         self.path = db.with_name(db.name + ".verified")
+        self.lock_path = db.with_name(db.name + ".verified.lock")
         self._lock = threading.Lock()
         self._known: Signature | None = None
         """The last signature found trusted by this process (spares reading the stamp)."""
+
+    @contextlib.contextmanager
+    def held(self, timeout: float | None = None) -> Iterator[bool]:
+        """Hold the stamp's lock across processes (``True``), or give up after ``timeout``
+        seconds (``False``). A state folder where the lock file cannot be made holds no lock
+        (``True``: a single process is still exact)."""
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            yield True
+            return
+        try:
+            yield _flock(fd, timeout)
+        finally:
+            os.close(fd)
 
     def signature(self) -> Signature | None:
         """The file's signature now, or ``None`` when there is no file to speak of."""
@@ -97,3 +118,18 @@ class TrustStamp:
             self._known = None
             with contextlib.suppress(OSError):
                 self.path.unlink()
+
+
+def _flock(fd: int, timeout: float | None) -> bool:
+    if timeout is None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return True
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)

@@ -153,6 +153,7 @@ class SynthesisBook:
         require_scope(caller, "read")
         rel = normalize_note_path(path)
         self.deps.access.check_visible(rel, caller)
+        seen = self.deps.access.visibility(caller)
         with self.deps.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
@@ -168,7 +169,7 @@ class SynthesisBook:
                     r.path,
                     r.caller,
                     iso_instant(r.created_at),
-                    [SynthesisSource(p, v) for p, v in r.sources],
+                    [SynthesisSource(p, v) for p, v in r.sources if seen is None or seen(p)],
                     current=i == 0,
                 )
                 for i, r in enumerate(regs)

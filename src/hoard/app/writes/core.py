@@ -27,6 +27,9 @@ from hoard.core.policy import Caller
 
 log = logging.getLogger("hoard.writes")
 
+DUPLICATE_HINTS = 5
+"""Preflight names at most this many other notes with the same file name."""
+
 
 class WriteCore:
     def __init__(self, deps: Deps) -> None:
@@ -94,10 +97,19 @@ class WriteCore:
             check = "exists"
         except Conflict:
             check = "conflict"
-        duplicates = self.deps.from_index(lambda: self._same_stem(rel), no_paths)
+        seen = self.deps.access.visibility(caller)
+        duplicates = [
+            p
+            for p in self.deps.from_index(lambda: self._same_stem(rel), no_paths)
+            if seen is None or seen(p)
+        ][:DUPLICATE_HINTS]
         obligations: list[str] = []
-        if not gates.is_private(rel, self.config) and stem_of(rel) != "_INDEX":
-            idx = index_path_for(rel)
+        idx = index_path_for(rel)
+        if (
+            not gates.is_private(rel, self.config)
+            and stem_of(rel) != "_INDEX"
+            and (seen is None or seen(idx))
+        ):
             idx_raw = self.current(idx).raw
             if idx_raw is None:
                 obligations.append(
@@ -110,10 +122,11 @@ class WriteCore:
         return Preflight(current.revision, check, violations, duplicates, obligations)
 
     def _same_stem(self, rel: str) -> list[str]:
-        """Other notes with the same file name (up to 5), from the index."""
+        """Other notes with the same file name, from the index (enough of them that the
+        ones a caller may see still fill the hints after the protected ones are dropped)."""
         _, skey = note_keys(rel)
         rows = self.deps.index.reader().execute(
-            "SELECT path FROM notes WHERE stem_key = ? AND path != ? ORDER BY path LIMIT 5",
+            "SELECT path FROM notes WHERE stem_key = ? AND path != ? ORDER BY path LIMIT 200",
             (skey, rel),
         )
         return [r[0] for r in rows]

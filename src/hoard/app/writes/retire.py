@@ -8,6 +8,7 @@ import logging
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks
+from hoard.adapters.ledger.records import Revision
 from hoard.app.deps import no_paths
 from hoard.app.writes.core import WriteCore
 from hoard.core import gates
@@ -68,10 +69,14 @@ class Retirement:
                 lambda: self._archivable(rel, current, expected_revision),
             )
             self.core.refresh(rel)  # a note saved since the last sync must resolve its links
-            inbound = self.core.deps.from_index(
-                lambda: [p for p in backlinks(self.core.deps.index.reader(), rel) if p != rel],
-                no_paths,
-            )
+            seen = self.core.deps.access.visibility(caller)
+            inbound = [
+                p
+                for p in self.core.deps.from_index(
+                    lambda: backlinks(self.core.deps.index.reader(), rel), no_paths
+                )
+                if p != rel and (seen is None or seen(p))
+            ]
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
                     "vault_archive", rel, b"", raw, expected_revision, caller, {"reason": reason}
@@ -133,7 +138,7 @@ class Retirement:
         gates.require_scope(caller, "write")
         if not isinstance(revision_id, str) or not revision_id:
             raise InvalidArgument("revision_id is required")
-        rev, content = self.core.records.revision(revision_id)
+        rev, content = self._visible_revision(revision_id, caller)
         rel = self.core.target(path or rev.path, caller)
         with atomic.path_lock(self.core.lock_dir, rel):
             current = self.core.current(rel)
@@ -182,8 +187,7 @@ class Retirement:
         caller = caller or self.core.deps.owner
         gates.require_scope(caller, "read")
         if revision_id:
-            rev, content = self.core.records.revision(revision_id)
-            self.core.deps.access.check_visible(rev.path, caller)
+            rev, content = self._visible_revision(revision_id, caller)
             try:
                 text, encoding = content.decode("utf-8"), "utf-8"
             except UnicodeDecodeError:
@@ -204,3 +208,11 @@ class Retirement:
                 for e in self.core.records.events_of(rel)
             ],
         )
+
+    def _visible_revision(self, revision_id: str, caller: Caller) -> tuple[Revision, bytes]:
+        """A preserved revision, or, when it is of a note the caller may not see, the same
+        ``not_found`` as for a revision that does not exist (never its path)."""
+        rev, content = self.core.records.revision(revision_id)
+        if not self.core.deps.access.can_see(rev.path, caller):
+            raise NotFound(f"no preserved revision {revision_id!r}", revision_id=revision_id)
+        return rev, content

@@ -173,13 +173,17 @@ class WritePath:
 
     # -- proposals -------------------------------------------------------------------------------
 
-    def pending(self, proposal_id: str) -> Proposal:
+    def pending(self, proposal_id: str, caller: Caller | None = None) -> Proposal:
+        """A pending proposal; one on a note ``caller`` may not see is answered exactly like
+        one that does not exist."""
         if not isinstance(proposal_id, str) or not proposal_id:
             raise ProposalNotFound("no such proposal", proposal_id=proposal_id)
         try:
             p = self.records.proposal(proposal_id)
         except NotFound as exc:
             raise ProposalNotFound(f"no proposal {proposal_id!r}", proposal_id=proposal_id) from exc
+        if caller is not None and not self.deps.access.can_see(p.path, caller):
+            raise ProposalNotFound(f"no proposal {proposal_id!r}", proposal_id=proposal_id)
         if p.decision is not None:
             raise ProposalNotFound(
                 f"proposal {proposal_id!r} was already {p.decision}", proposal_id=proposal_id
@@ -194,7 +198,7 @@ class WritePath:
         """Re-run every gate against the file as it is now, then apply the proposal."""
         caller = caller or self.deps.owner
         gates.require_scope(caller, "confirm")
-        p = self.pending(proposal_id)
+        p = self.pending(proposal_id, caller)
         text = p.content.decode("utf-8")
         if p.tool in ("vault_write", "vault_edit"):  # an edit's proposal holds its result
             result: Any = self.write(
@@ -229,7 +233,7 @@ class WritePath:
     def reject(self, proposal_id: str, caller: Caller | None = None) -> RejectResult:
         caller = caller or self.deps.owner
         gates.require_scope(caller, "confirm")
-        p = self.pending(proposal_id)
+        p = self.pending(proposal_id, caller)
         if not self.records.decide(p.proposal_id, "rejected", caller.name):
             raise ProposalNotFound(
                 f"proposal {proposal_id!r} was already decided", proposal_id=proposal_id
