@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 ANSWER_TIMEOUT_S = 20.0
+START_TIMEOUT_S = 90.0
+"""Starting takes seconds (importing the MCP SDK) and far longer on a loaded machine."""
 
 
 def note_text(title: str, body: str, tags: str = "alpha, beta") -> str:
@@ -40,7 +42,7 @@ class StdioHoard:
         self._lines: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._next_id = 0
-        self.request("initialize", _INIT)
+        self.request("initialize", _INIT, timeout=START_TIMEOUT_S)
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def _read(self) -> None:
@@ -70,10 +72,12 @@ class StdioHoard:
             if "id" in msg:
                 return dict(msg)
 
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def request(
+        self, method: str, params: dict[str, Any], timeout: float = ANSWER_TIMEOUT_S
+    ) -> dict[str, Any]:
         self._next_id += 1
         self.send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
-        msg = self.answer()
+        msg = self.answer(timeout)
         assert msg.get("id") == self._next_id, msg
         return msg
 

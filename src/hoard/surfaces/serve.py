@@ -20,6 +20,7 @@ from hoard.core.policy import Caller
 from hoard.surfaces.client_config import Target, snippet, stdio_args
 from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.server import HoardMCP
+from hoard.surfaces.mcp.stdio import run_stdio
 from hoard.surfaces.oauth.provider import HoardOAuth
 from hoard.surfaces.web import build_web
 
@@ -62,7 +63,7 @@ def connect_help(
 def serve_stdio(hoard: Hoard, caller: Caller) -> None:
     mcp = HoardMCP(hoard, caller)
     try:
-        asyncio.run(mcp.server.run_stdio_async())
+        asyncio.run(run_stdio(mcp.server))
     finally:
         mcp.close()
 

@@ -119,11 +119,17 @@ async def test_a_protected_note_resource_is_refused_without_a_grant(mcp: HoardMC
         ok(await c.call_tool("vault_policy", {}))
 
 
-async def test_the_refusal_of_a_protected_resource_says_it_is_protected(mcp: HoardMCP) -> None:
+async def test_a_protected_resource_is_refused_exactly_like_a_missing_one(mcp: HoardMCP) -> None:
+    """Issue 18: without a grant, a protected note is indistinguishable from no note."""
     async with Client(mcp.server) as c:
         with pytest.raises(MCPError) as refused:
             await c.read_resource(f"vault://{SECRET}")
-    assert "protected" in refused.value.message
+        with pytest.raises(MCPError) as missing:
+            await c.read_resource("vault://secret/none.md")
+    assert refused.value.code == missing.value.code == -32602
+    assert refused.value.message.replace(SECRET, "X") == missing.value.message.replace(
+        "secret/none.md", "X"
+    )
 
 
 async def test_a_grant_makes_the_protected_note_visible_everywhere(

@@ -7,10 +7,10 @@ import json
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from pydantic import Field
 
-from hoard.core.errors import HoardError, TooLarge
+from hoard.core.errors import HoardError, NotFound, Protected, TooLarge
 from hoard.core.models import (
     AccessRequestResult,
     LinksResult,
@@ -175,6 +175,10 @@ def register_note_resource(host: ToolHost) -> None:
                     path=result.path,
                     size=result.size,
                 )
+        except (NotFound, Protected) as exc:
+            # The SDK's own answer for a missing resource (-32602), word for word, so that a
+            # protected note cannot be told from a missing one.
+            raise ResourceNotFoundError(f"Unknown resource: vault://{path}") from exc
         except HoardError as exc:
             raise ResourceError(json.dumps(exc.to_object(), ensure_ascii=False)) from exc
         return result.content

@@ -60,10 +60,11 @@ sources; reads and searches then warn when a source drifted.
 
 
 class _Server(MCPServer):
-    """The SDK's server, with two changes: arguments its schema rejects come back as the
-    SPEC's ``invalid_argument`` error object, like every other refusal (the SDK's own text
-    is not JSON and names pydantic internals); and ``tools/list`` shows a caller only the
-    tools its scopes allow (``caller_of_request`` names the caller of a request)."""
+    """The SDK's server, with two changes: an unknown tool name and arguments its schema
+    rejects come back as the SPEC's ``invalid_argument`` error object, like every other
+    refusal (the SDK's own text is not JSON and names pydantic internals); and
+    ``tools/list`` shows a caller only the tools its scopes allow (``caller_of_request``
+    names the caller of a request)."""
 
     caller_of_request: Callable[[object], Caller] | None = None
 
@@ -75,6 +76,8 @@ class _Server(MCPServer):
         return result.model_copy(update={"tools": visible_tools(result.tools, caller)})
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if self._tool_manager.get_tool(name) is None:
+            return error_result(InvalidArgument(f"unknown tool {name!r}", tool=name))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
