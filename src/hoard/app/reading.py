@@ -102,14 +102,26 @@ class Reading:
             truncated=truncated,
         )
 
-    def links(self, path: str, caller: Caller | None = None) -> LinksResult:
+    def links(
+        self,
+        path: str,
+        caller: Caller | None = None,
+        offset: int = 0,
+        limit: int | None = None,
+    ) -> LinksResult:
+        """A page of a note's outgoing links and backlinks: at most ``limit`` of each
+        (default and ceiling ``limits.links_max``) from ``offset`` on."""
         caller = caller or self.deps.owner
         self.deps.access.require(caller, "read")
         rel = normalize_note_path(path)
         self.deps.access.check_visible(rel, caller)
+        cap = self.deps.config.limits.links_max
+        offset = whole_number(offset, "offset", 0)
+        size = cap if limit is None else min(whole_number(limit, "limit", 1), cap)
         seen = self.deps.access.visibility(caller)
-        out, back = self.deps.from_index(lambda: _graph(self.deps, rel))
-        back = [b for b in back if seen is None or seen(b)]
+        out, back = self.deps.from_index(lambda: _graph(self.deps, rel, size + 1, offset))
+        back = [b for b in back if seen is None or seen(b)][offset : offset + size + 1]
+        more = len(out) > size or len(back) > size
 
         def shown(o: Outgoing) -> OutgoingLink:
             # A link to a note the caller may not see reads exactly like a broken link.
@@ -117,21 +129,25 @@ class Reading:
             resolved, is_broken = (None, True) if hidden else (o.resolved_path, o.broken)
             return OutgoingLink(o.target, resolved, is_broken, o.heading, o.alias, o.embed, o.line)
 
-        outs = [shown(o) for o in out]
+        outs = [shown(o) for o in out[:size]]
         return LinksResult(
             path=rel,
             outgoing=outs,
-            backlinks=back,
+            backlinks=back[:size],
             broken=list(dict.fromkeys(o.target for o in outs if o.broken)),
+            offset=offset,
+            next_offset=offset + size if more else None,
+            truncated=more,
         )
 
 
-def _graph(deps: Deps, rel: str) -> tuple[list[Outgoing], list[str]]:
-    """A note's outgoing links and backlinks, from the index brought up to date."""
+def _graph(deps: Deps, rel: str, limit: int, offset: int) -> tuple[list[Outgoing], list[str]]:
+    """``limit`` outgoing links from ``offset`` on and every backlink, from the index
+    brought up to date."""
     deps.ensure_fresh()
     deps.index.refresh_paths([rel])
     conn = deps.index.reader()
     row_id = note_id(conn, rel)
     if row_id is None:
         raise NotFound(f"no note at {rel!r}", path=rel)
-    return outgoing(conn, row_id, rel), backlinks(conn, rel)
+    return outgoing(conn, row_id, rel, limit, offset), backlinks(conn, rel)

@@ -20,11 +20,12 @@ from hoard.app.fields import FieldListing, checked_offset, unfiltered
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
 from hoard.app.search_rerank import is_contested, rerank_step
-from hoard.core.errors import HoardError, InvalidArgument
+from hoard.core.errors import BadQuery, HoardError, InvalidArgument
 from hoard.core.filters import parse_filters
 from hoard.core.models import SearchHit, SearchResult
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
+from hoard.core.query import MAX_QUERY_CHUNKS, words_of
 
 log = logging.getLogger("hoard")
 
@@ -95,6 +96,7 @@ class SearchFlow:
         caller = caller or self.deps.owner
         self.deps.access.require(caller, "read")
         args = checked_args(query, limit, folder, mode, rerank)
+        capped = term_cap_warnings(args, self.deps.config.limits.query_max_terms)
         flt, offset = parse_filters(filters), checked_offset(offset)
         if flt is not None and not args.query.strip():
             seen = self._visible(caller, visible)
@@ -136,7 +138,7 @@ class SearchFlow:
             hidden_protected=outcome.hidden,
             took_ms=round((time.perf_counter() - t0) * 1000, 3),
             results=hits,
-            warnings=step.warnings + correction_warnings(outcome) + unfiltered(flt, error),
+            warnings=capped + step.warnings + correction_warnings(outcome) + unfiltered(flt, error),
             next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
         )
 
@@ -173,6 +175,34 @@ class SearchFlow:
         by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
         for h in hits:
             h.warnings.extend(by_path.get(h.path, []))
+
+
+_FTS_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
+
+
+def term_cap_warnings(args: SearchArgs, max_terms: int) -> list[dict[str, Any]]:
+    """The cap on query words: a longer ``fts`` query is refused (its grammar cannot be cut
+    safely); a natural query searches its first :data:`MAX_QUERY_CHUNKS` words and says so."""
+    if args.mode == "fts":
+        words = [w for w in words_of(args.query) if w not in _FTS_OPERATORS]
+        if len(words) > max_terms:
+            raise BadQuery(
+                f"the query has {len(words)} terms; an fts query may have at most {max_terms} "
+                "(limits.query_max_terms)",
+                terms=len(words),
+                limit=max_terms,
+            )
+        return []
+    words = args.query.split()
+    if len(words) <= MAX_QUERY_CHUNKS:
+        return []
+    return [
+        {
+            "kind": "query_truncated",
+            "message": f"only the first {MAX_QUERY_CHUNKS} of {len(words)} words were searched",
+            "limit": MAX_QUERY_CHUNKS,
+        }
+    ]
 
 
 def correction_warnings(outcome: SearchOutcome) -> list[dict[str, Any]]:

@@ -84,6 +84,8 @@ class LimitsConfig:
     index_max_bytes: int = 8 * 1024 * 1024
     list_max_entries: int = 5000
     fallback_max_bytes: int = 64 * 1024 * 1024
+    query_max_terms: int = 64
+    links_max: int = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +286,17 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "fallback_max_bytes": (
             _int(1024, 1 << 34),
             "Most bytes the substring fallback scans per search.",
+        ),
+        "query_max_terms": (
+            _int(1, 10_000),
+            'Most words a `mode="fts"` query may hold (operators `AND`, `OR`, `NOT`, `NEAR` '
+            "not counted); a longer one is a `bad_query` error that says so. Natural queries "
+            "search their first 32 words and warn (`query_truncated`) when they had more.",
+        ),
+        "links_max": (
+            _int(1, 100_000),
+            "Most outgoing links and most backlinks one `vault_links` call returns; the "
+            "answer then says `truncated: true` and gives `next_offset` for the next page.",
         ),
     },
     "proposals": {

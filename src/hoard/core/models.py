@@ -82,6 +82,11 @@ class LinksResult:
     outgoing: list[OutgoingLink]
     backlinks: list[str]
     broken: list[str]
+    offset: int = 0
+    next_offset: int | None = None
+    """Where the next page starts (``vault_links(path, offset=next_offset)``), or ``None``."""
+    truncated: bool = False
+    """More outgoing links or backlinks than one page holds (``limits.links_max``)."""
 
 
 @dataclass

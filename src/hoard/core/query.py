@@ -43,6 +43,11 @@ def quote(s: str) -> str:
     return '"' + s.replace('"', '""') + '"'
 
 
+def words_of(text: str) -> list[str]:
+    """The letter/digit runs of ``text``, as written."""
+    return list(_WORD.findall(text))
+
+
 def parse_natural(text: str, stopwords: frozenset[str]) -> list[Chunk]:
     """Cut query text into chunks. Never fails; may return ``[]``."""
     text = unicodedata.normalize("NFC", text or "")

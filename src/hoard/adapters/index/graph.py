@@ -66,11 +66,14 @@ def _pick(
     return pick_target(key, folder, hits, by_stem.get(key.rpartition("/")[2], []))
 
 
-def outgoing(conn: sqlite3.Connection, note_id: int, src_path: str) -> list[Outgoing]:
+def outgoing(
+    conn: sqlite3.Connection, note_id: int, src_path: str, limit: int = -1, offset: int = 0
+) -> list[Outgoing]:
+    """The note's links in order, ``limit`` of them (``-1``: all) from ``offset`` on."""
     rows = conn.execute(
         "SELECT target, target_key, heading, alias, embed, line FROM links WHERE src = ? "
-        "ORDER BY line, rowid",
-        (note_id,),
+        "ORDER BY line, rowid LIMIT ? OFFSET ?",
+        (note_id, limit, offset),
     ).fetchall()
     hits = resolve_many(conn, [(key, src_path) for _, key, *_ in rows])
     out = []

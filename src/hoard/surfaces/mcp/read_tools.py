@@ -124,8 +124,10 @@ def register_graph_and_policy(host: ToolHost) -> None:
     def vault_links(
         path: Annotated[str, Field(description="Vault-relative note path.")],
         ctx: Context,
+        offset: Annotated[int, Field(ge=0, description="Start of the page (next_offset).")] = 0,
+        limit: Annotated[int | None, Field(ge=1, description="Most links per list.")] = None,
     ) -> LinksResult:
-        return hoard.links(path, caller=host.caller_of(ctx))
+        return hoard.links(path, host.caller_of(ctx), offset, limit)
 
     @inline_tool_result()
     def vault_policy(ctx: Context) -> PolicyResult:
