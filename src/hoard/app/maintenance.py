@@ -62,6 +62,8 @@ class Maintenance:
                 continue
             for v in check_contract(raw, config.contract):
                 violations.append(CheckViolation(fs.path, v.field, v.rule, v.message))
+            if (links := vault.link_count(fs.path)) > 1:
+                violations.append(CheckViolation(fs.path, "file", "hard_link", hard_link(links)))
         broken = [BrokenLink(p, t, ln) for p, t, ln in self.deps.from_index(self._broken_links)]
         return CheckResult(checked, violations, broken, skipped)
 
@@ -99,3 +101,10 @@ class Maintenance:
             round(r.elapsed_ms, 1),
             index.last_problem,
         )
+
+
+def hard_link(links: int) -> str:
+    return (
+        f"the file has {links} hard links: its bytes are shared with a file elsewhere, "
+        "perhaps outside the vault ([limits] refuse_hard_links = true refuses such notes)"
+    )

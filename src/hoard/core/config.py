@@ -86,6 +86,7 @@ class LimitsConfig:
     fallback_max_bytes: int = 64 * 1024 * 1024
     query_max_terms: int = 64
     links_max: int = 500
+    refuse_hard_links: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +293,12 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             'Most words a `mode="fts"` query may hold (operators `AND`, `OR`, `NOT`, `NEAR` '
             "not counted); a longer one is a `bad_query` error that says so. Natural queries "
             "search their first 32 words and warn (`query_truncated`) when they had more.",
+        ),
+        "refuse_hard_links": (
+            _bool,
+            "Treat a note file with more than one hard link (its bytes shared with a file "
+            "elsewhere, perhaps outside the vault) as no note: not read, not indexed "
+            "(`path_rejected` on a read). `hoard check` flags such notes either way.",
         ),
         "links_max": (
             _int(1, 100_000),

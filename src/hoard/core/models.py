@@ -231,6 +231,10 @@ class HistoryResult:
     path: str
     revisions: list[RevisionInfo]
     events: list[EventInfo]
+    """The newest events (at most ``HISTORY_PAGE``), oldest first."""
+    truncated: bool = False
+    """Older events exist: ``vault_history(path, offset=next_offset)`` returns them."""
+    next_offset: int | None = None
 
 
 @dataclass

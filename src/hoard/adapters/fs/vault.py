@@ -106,6 +106,11 @@ class Vault:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise PathRejected(f"{rel!r} is not a regular file", path=rel)
+            if self._refused_link(st):
+                raise PathRejected(
+                    f"{rel!r} has {st.st_nlink} hard links; hoard.toml refuses hard-linked notes",
+                    path=rel,
+                )
             limit = st.st_size if max_bytes is None else min(st.st_size, max_bytes)
             chunks: list[bytes] = []
             got = 0
@@ -120,6 +125,16 @@ class Vault:
             raise IoError(f"cannot read {rel!r}: {exc.strerror}", path=rel) from exc
         finally:
             os.close(fd)
+
+    def _refused_link(self, st: os.stat_result) -> bool:
+        return st.st_nlink > 1 and self.config.limits.refuse_hard_links
+
+    def link_count(self, rel: str) -> int:
+        """How many hard links the note's file has (1 for an ordinary file; 0 if gone)."""
+        try:
+            return os.lstat(self.root / rel).st_nlink
+        except OSError:
+            return 0
 
     def read_full(self, path: str, cap: int) -> tuple[str, bytes]:
         rel, data, size = self.read_note(path, max_bytes=cap + 1)
@@ -155,7 +170,7 @@ class Vault:
                 os.close(dfd)
         except OSError:
             return None
-        if not stat.S_ISREG(st.st_mode):
+        if not stat.S_ISREG(st.st_mode) or self._refused_link(st):
             return None
         return FileStat(rel, st.st_mtime_ns, st.st_size)
 
@@ -190,7 +205,7 @@ class Vault:
                         st = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    if not stat.S_ISREG(st.st_mode):
+                    if not stat.S_ISREG(st.st_mode) or self._refused_link(st):
                         continue
                     rel = prefix + name
                     if not rel.isascii():
@@ -231,6 +246,8 @@ class Vault:
                         continue
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
+                    continue
+                if self._refused_link(st):
                     continue
                 yield FileStat(_nfc(rel), st.st_mtime_ns, st.st_size)
         for sub in subdirs:

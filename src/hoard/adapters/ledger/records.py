@@ -183,12 +183,14 @@ class Records:
             ).fetchall()
         return [(r[0], Event(*r[1:])) for r in rows]
 
-    def events_of(self, path: str, limit: int = 500) -> list[Event]:
+    def events_of(self, path: str, limit: int = 500, offset: int = 0) -> list[Event]:
+        """Up to ``limit`` events of ``path``, oldest first, after skipping the ``offset``
+        newest."""
         with self.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT at, tool, caller, path, before, after, decision, reason FROM events "
-                "WHERE path = ? AND decision != 'intent' ORDER BY event_id DESC LIMIT ?",
-                (path, limit),
+                "WHERE path = ? AND decision != 'intent' ORDER BY event_id DESC LIMIT ? OFFSET ?",
+                (path, limit, offset),
             ).fetchall()
         return [Event(*r) for r in reversed(rows)]
 

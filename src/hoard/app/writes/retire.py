@@ -33,6 +33,9 @@ from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
 from hoard.core.times import iso
 
+HISTORY_PAGE = 500
+"""Most events one vault_history answer holds; older ones come in further pages."""
+
 log = logging.getLogger("hoard.writes")
 
 ARCHIVE_REASONS = ("archived", "superseded", "retracted")
@@ -182,8 +185,14 @@ class Retirement:
         self.core.commit("vault_restore", caller, [rel], [event])
 
     def history(
-        self, path: str | None = None, revision_id: str | None = None, caller: Caller | None = None
+        self,
+        path: str | None = None,
+        revision_id: str | None = None,
+        caller: Caller | None = None,
+        offset: int = 0,
     ) -> HistoryResult | RevisionContent:
+        """One revision's content, or a note's revisions and a page of its events (the
+        ``HISTORY_PAGE`` newest after skipping ``offset``)."""
         caller = caller or self.core.deps.owner
         gates.require_scope(caller, "read")
         if revision_id:
@@ -197,6 +206,10 @@ class Retirement:
             raise InvalidArgument("give a path or a revision_id")
         rel = normalize_note_path(path)
         self.core.deps.access.check_visible(rel, caller)
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidArgument("offset must be a whole number, 0 or more")
+        events = self.core.records.events_of(rel, HISTORY_PAGE + 1, offset)
+        more = len(events) > HISTORY_PAGE
         return HistoryResult(
             rel,
             [
@@ -205,8 +218,10 @@ class Retirement:
             ],
             [
                 EventInfo(iso(e.at), e.tool, e.caller, e.decision, e.before, e.after, e.reason)
-                for e in self.core.records.events_of(rel)
+                for e in events[-HISTORY_PAGE:]
             ],
+            truncated=more,
+            next_offset=offset + HISTORY_PAGE if more else None,
         )
 
     def _visible_revision(self, revision_id: str, caller: Caller) -> tuple[Revision, bytes]:

@@ -188,8 +188,13 @@ def register_retire_tools(mcp: ToolHost) -> None:
         revision_id: Annotated[
             str | None, Field(description="One revision: its exact content and sha256.")
         ] = None,
+        offset: Annotated[
+            int, Field(ge=0, description="Skip this many newest events (next_offset).")
+        ] = 0,
     ) -> dict[str, Any]:
-        result: dict[str, Any] = to_json(writes.history(path, revision_id, mcp.caller_of(ctx)))
+        result: dict[str, Any] = to_json(
+            writes.history(path, revision_id, mcp.caller_of(ctx), offset)
+        )
         return result
 
     add_tools(
