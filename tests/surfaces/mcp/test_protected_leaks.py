@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
 from mcp_types import CallToolResult
 
 from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER, Caller
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
