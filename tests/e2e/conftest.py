@@ -40,7 +40,8 @@ class StdioHoard:
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=env
         )
         self._lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         self._next_id = 0
         self.request("initialize", _INIT, timeout=START_TIMEOUT_S)
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -96,6 +97,9 @@ class StdioHoard:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self._reader.join(timeout=15)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         self._log.close()
 
 
