@@ -92,8 +92,7 @@ class SearchFlow:
         filters: object = None,
         offset: int = 0,
     ) -> SearchResult:
-        t0 = time.perf_counter()
-        caller = caller or self.deps.owner
+        t0, caller = time.perf_counter(), caller or self.deps.owner
         self.deps.access.require(caller, "read")
         args = checked_args(query, limit, folder, mode, rerank)
         capped = term_cap_warnings(args, self.deps.config.limits.query_max_terms)
