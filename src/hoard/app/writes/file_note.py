@@ -197,44 +197,12 @@ class FileNotes:
         events: list[int] = []
         try:
             for f in files:
-                rel, role = f["path"], f["role"]
-                current = self.core.current(rel)
+                current = self.core.current(f["path"])
                 if current.revision == f["new"]:
                     continue
                 if current.revision != f["base"]:
-                    detail = (
-                        f"{rel} moved since the intent (expected {f['base']}, found "
-                        f"{current.revision}); not overwritten"
-                    )
-                    if last == ("stuck", detail):
-                        return "stuck", detail  # already reported; nothing new to record
-                    self.core.records.finish_transaction(txn, "stuck", detail)
-                    self.core.records.event(
-                        tool,
-                        caller.name,
-                        rel,
-                        current.revision,
-                        None,
-                        "stuck",
-                        f"{txn}: {detail}",
-                    )
-                    return "stuck", detail
-                if current.raw is not None:
-                    self.core.records.preserve(
-                        rel, current.raw, f"overwrite (transaction {txn})", caller.name
-                    )
-                failpoints.hit(f"txn.{role}.preserved")
-                if f["new"] is None:
-                    atomic.unlink(self.core.vault, rel)
-                    failpoints.hit(f"txn.{role}.unlinked")
-                else:
-                    atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}")
-                self.core.refresh(rel)
-                events.append(
-                    self.core.records.event(
-                        tool, caller.name, rel, current.revision, f["new"], "written", txn
-                    )
-                )
+                    return self._stuck(txn, f, current, caller, tool, last)
+                events.append(self._apply_one(txn, f, current, blobs, caller, tool))
         except HoardError as exc:
             self.core.records.finish_transaction(txn, "failed", f"{exc.code}: {exc.message}")
             exc.details["transaction_id"] = txn
@@ -245,6 +213,55 @@ class FileNotes:
         if events:
             self.core.commit(tool, caller, [f["path"] for f in files], events)
         return "done", None
+
+    def _stuck(
+        self,
+        txn: str,
+        f: dict[str, Any],
+        current: Current,
+        caller: Caller,
+        tool: str,
+        last: tuple[str, str | None],
+    ) -> tuple[str, str | None]:
+        """A file at neither its base nor its new revision: the transaction stops, once."""
+        rel = f["path"]
+        detail = (
+            f"{rel} moved since the intent (expected {f['base']}, found "
+            f"{current.revision}); not overwritten"
+        )
+        if last == ("stuck", detail):
+            return "stuck", detail  # already reported; nothing new to record
+        self.core.records.finish_transaction(txn, "stuck", detail)
+        self.core.records.event(
+            tool, caller.name, rel, current.revision, None, "stuck", f"{txn}: {detail}"
+        )
+        return "stuck", detail
+
+    def _apply_one(
+        self,
+        txn: str,
+        f: dict[str, Any],
+        current: Current,
+        blobs: dict[str, bytes],
+        caller: Caller,
+        tool: str,
+    ) -> int:
+        """Preserve the file's bytes, then replace (or remove) it; returns the event id."""
+        rel, role = f["path"], f["role"]
+        if current.raw is not None:
+            self.core.records.preserve(
+                rel, current.raw, f"overwrite (transaction {txn})", caller.name
+            )
+        failpoints.hit(f"txn.{role}.preserved")
+        if f["new"] is None:
+            atomic.unlink(self.core.vault, rel)
+            failpoints.hit(f"txn.{role}.unlinked")
+        else:
+            atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}")
+        self.core.refresh(rel)
+        return self.core.records.event(
+            tool, caller.name, rel, current.revision, f["new"], "written", txn
+        )
 
     def recover(
         self, transaction_id: str | None = None, caller: Caller | None = None
