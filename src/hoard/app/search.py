@@ -113,8 +113,7 @@ class SearchFlow:
             flt,
         )
         outcome, error = self._ranked(req)
-        hits = outcome.hits
-        contested = is_contested(hits)
+        contested = is_contested(outcome.hits)
         step = rerank_step(
             reranker,
             args.rerank,
@@ -122,7 +121,7 @@ class SearchFlow:
             outcome.engine,
             self.deps.index.reader,
             args.query,
-            hits,
+            outcome.hits,
             self.deps.config.rerank.shortlist,
             self.deps.access.is_private,
         )
