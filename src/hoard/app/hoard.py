@@ -22,6 +22,7 @@ from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
+from hoard.adapters.semantic.service import Semantic
 from hoard.adapters.sessions import SessionStore
 from hoard.adapters.tokens import TokenStore
 from hoard.app.access import Access
@@ -38,6 +39,7 @@ from hoard.app.read_code import CodeRunner
 from hoard.app.reading import Reading
 from hoard.app.search import SearchFlow
 from hoard.app.sessions import Sessions
+from hoard.app.similar import Similar
 from hoard.app.writes.core import WriteCore
 from hoard.app.writes.write_path import WritePath
 from hoard.core.config import Config
@@ -83,6 +85,11 @@ class Hoard:
         self.keeper = IndexKeeper(self.index, self.watcher)
         if self.watcher is not None:
             self.watcher.on_error = self.keeper.failed
+        self.semantic = (
+            Semantic(self.index, self.state_dir, self.config.semantic)
+            if self.config.semantic.enabled
+            else None
+        )
         self.owner = OWNER
         self.access = Access(self.config, self.ledger)
         self.deps = Deps(
@@ -99,6 +106,10 @@ class Hoard:
         self._recover_at_startup()
         if watch:
             self.keeper.start_background_check(self.searcher.vocab)
+            if self.semantic is not None:
+                # A server embeds in the background; a one-shot CLI process loads the model
+                # when a command needs it and uses the vectors already there.
+                self.semantic.start()
 
     def _build_use_cases(self, code_workers: int) -> None:
         rr = self.config.rerank
@@ -113,14 +124,16 @@ class Hoard:
         self.git_log = GitHistory(self.deps).log
         fallback = SubstringSearcher(self.vault, self.config)
         self.searching = SearchFlow(
-            self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty
+            self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty, self.semantic
         )
+        self.similarity = Similar(self.deps, self.semantic)
         self.reading = Reading(self.deps, self.honesty)
         self.maintenance = Maintenance(self.deps, self.keeper)
         self.admin = Admin(self.deps)
         # The read and maintenance use-cases, by the names the surfaces call.
         self.search = self.searching.search
         self.tags = self.searching.fields.tags
+        self.similar = self.similarity.similar
         self.read = self.reading.read
         self.list = self.reading.list
         self.links = self.reading.links
@@ -180,6 +193,8 @@ class Hoard:
             self.keeper.wait_for_repair()
         if self._session_store is not None:
             self._session_store.close()
+        if self.semantic is not None:
+            self.semantic.close()
         self.index.close()
         self.ledger.close()
 

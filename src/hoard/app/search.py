@@ -14,12 +14,14 @@ from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import Reranker
 from hoard.adapters.search.types import SearchOutcome, SearchRequest
+from hoard.adapters.semantic.service import Semantic
 from hoard.app.access import Visible
 from hoard.app.deps import Deps
 from hoard.app.fields import FieldListing, checked_offset, unfiltered
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
 from hoard.app.search_rerank import is_contested, rerank_step
+from hoard.app.search_semantic import Side, checked_choice, semantic_side
 from hoard.core.errors import BadQuery, HoardError, InvalidArgument
 from hoard.core.filters import parse_filters
 from hoard.core.models import SearchHit, SearchResult
@@ -70,6 +72,7 @@ class SearchFlow:
         fallback: SubstringSearcher,
         reranker: Reranker | None,
         honesty: Honesty,
+        semantic: Semantic | None = None,
     ) -> None:
         self.deps = deps
         self.keeper = keeper
@@ -78,6 +81,7 @@ class SearchFlow:
         self.reranker = reranker
         self.honesty = honesty
         self.fields = FieldListing(deps, keeper, honesty)
+        self.semantic = semantic
 
     def search(
         self,
@@ -91,12 +95,14 @@ class SearchFlow:
         *,
         filters: object = None,
         offset: int = 0,
+        semantic: str | bool = "auto",
     ) -> SearchResult:
         t0, caller = time.perf_counter(), caller or self.deps.owner
         self.deps.access.require(caller, "read")
         args = checked_args(query, limit, folder, mode, rerank)
         capped = term_cap_warnings(args, self.deps.config.limits.query_max_terms)
         flt, offset = parse_filters(filters), checked_offset(offset)
+        choice = checked_choice(semantic)
         if flt is not None and not args.query.strip():
             seen = self._visible(caller, visible)
             return self.fields.listing(
@@ -104,15 +110,22 @@ class SearchFlow:
             )
         reranker = self.reranker if args.rerank != "off" else None
         fetch = max(args.limit, self.deps.config.rerank.shortlist) if reranker else args.limit
+        allowed = self._visible(caller, visible)
+        side = self._semantic_side(args, choice, allowed)
         req = SearchRequest(
             args.query,
             fetch + offset,
             args.folder,
             args.mode,
-            self._visible(caller, visible),
+            allowed,
             flt,
+            semantic=side.hits,
+            semantic_weight=side.weight or 0.0,
         )
         outcome, error = self._ranked(req)
+        blended = side.hits is not None and outcome.engine == "fts5"
+        if blended:
+            outcome.engine = "fts5+semantic"
         contested = is_contested(outcome.hits)
         step = rerank_step(
             reranker,
@@ -136,8 +149,28 @@ class SearchFlow:
             hidden_protected=outcome.hidden,
             took_ms=round((time.perf_counter() - t0) * 1000, 3),
             results=hits,
-            warnings=capped + step.warnings + correction_warnings(outcome) + unfiltered(flt, error),
+            warnings=capped
+            + side.warnings
+            + step.warnings
+            + correction_warnings(outcome)
+            + unfiltered(flt, error),
             next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
+            semantic_weight=side.weight if blended else None,
+        )
+
+    def _semantic_side(self, args: SearchArgs, choice: str, allowed: Visible | None) -> Side:
+        """The semantic candidates (see :mod:`hoard.app.search_semantic`); the embedding
+        builder is told to look at the index now (it never delays the search)."""
+        if self.semantic is not None:
+            self.semantic.kick()
+        return semantic_side(
+            self.semantic,
+            self.deps.config.semantic,
+            choice,
+            args.mode,
+            args.query,
+            args.folder,
+            allowed,
         )
 
     def _visible(self, caller: Caller, extra: Visible | None) -> Visible | None:

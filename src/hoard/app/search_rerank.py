@@ -25,7 +25,7 @@ def is_contested(hits: list[SearchHit]) -> bool:
 def should_rerank(mode: str, contested: bool, engine: str) -> bool:
     """``auto`` reranks a contested top only; ``on`` always (when a model is configured);
     ``off`` never. A substring-fallback answer is never reranked."""
-    if engine != "fts5" or mode == "off":
+    if engine not in ("fts5", "fts5+semantic") or mode == "off":
         return False
     return mode == "on" or contested
 
@@ -108,4 +108,4 @@ def rerank_step(
     except RerankFailed as exc:
         log.warning("rerank failed: %s", exc)
         return Step(hits, engine, error=f"{exc}; the BM25 order stands")
-    return Step(order, "fts5+rerank", reranked=True)
+    return Step(order, engine + "+rerank", reranked=True)

@@ -108,6 +108,14 @@ class GitConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SemanticConfig:
+    enabled: bool = False
+    weight: float = 0.8
+    candidates: int = 100
+    text_chars: int = 2000
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     private: tuple[str, ...] = ("personal-notes/**",)
     protected: tuple[str, ...] = ()
@@ -118,6 +126,7 @@ class Config:
     proposals: ProposalsConfig = field(default_factory=ProposalsConfig)
     rerank: RerankConfig = field(default_factory=RerankConfig)
     git: GitConfig = field(default_factory=GitConfig)
+    semantic: SemanticConfig = field(default_factory=SemanticConfig)
 
 
 # --- schema -------------------------------------------------------------------------------
@@ -339,6 +348,29 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "commit never undoes the change; the ledger records `commit_failed`.",
         ),
     },
+    "semantic": {
+        "enabled": (
+            _bool,
+            "Blend a local sentence-embedding model (all-MiniLM-L6-v2, the optional "
+            "`semantic` install) into the ranking; notes are embedded in the background and "
+            "search stays lexical-only, labeled, until vectors exist.",
+        ),
+        "weight": (
+            _num(0, 1),
+            "The lexical share of the blend: weight x lexical + (1 - weight) x semantic, "
+            "both min-max normalised over the candidates (tuned on the judged sets of "
+            "`make quality`; re-tune it when the lexical scoring changes).",
+        ),
+        "candidates": (
+            _int(10, 1000),
+            "How many notes each side (lexical, semantic) puts into the blend.",
+        ),
+        "text_chars": (
+            _int(100, 100_000),
+            "How much of a note (title, then the start of its body) is embedded, in "
+            "characters; the model reads at most 256 tokens of it.",
+        ),
+    },
 }
 
 SECTIONS: dict[str, type[Any]] = {
@@ -348,6 +380,7 @@ SECTIONS: dict[str, type[Any]] = {
     "proposals": ProposalsConfig,
     "rerank": RerankConfig,
     "git": GitConfig,
+    "semantic": SemanticConfig,
 }
 
 

@@ -35,6 +35,27 @@ class SearchResult:
     warnings: list[dict[str, Any]] = field(default_factory=list)
     next_offset: int | None = None
     """Where the next page starts (``offset``), when there may be one."""
+    semantic_weight: float | None = None
+    """The lexical share of the blend when ``engine`` names ``semantic`` (issue 19)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarHit:
+    path: str
+    title: str
+    score: float
+    """Cosine similarity of the two notes' vectors (1 is the same direction)."""
+    folder: str
+
+
+@dataclass
+class SimilarResult:
+    path: str
+    engine: str
+    """``semantic``, or ``none`` when the model is not there (``warnings`` say why)."""
+    took_ms: float
+    results: list[SimilarHit]
+    warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

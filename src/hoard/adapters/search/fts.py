@@ -18,6 +18,7 @@ from hoard.adapters.index.store import Index
 from hoard.adapters.search.bonus import add_feedback, add_phrase_bonus
 from hoard.adapters.search.budget import Plan, held_to_budget
 from hoard.adapters.search.conjunctive import conjunctive_rows
+from hoard.adapters.search.fusion import blend_rows
 from hoard.adapters.search.plan import NO_PREFIX, Planner, QueryPlan, fts_plan
 from hoard.adapters.search.queries import FtsQueries
 from hoard.adapters.search.types import (
@@ -54,10 +55,12 @@ class Fts5Searcher:
             q = self.planner.natural_plan(conn, req.query)
         if q is None:
             return SearchOutcome([], self.name)
-        fetch = max(50, req.limit * 5)
+        fetch = max(50, req.limit * 5, len(req.semantic or ()))
         scores, budget, found = self._score(conn, q, req, fetch)
         if req.mode == "natural" and found and not budget.conjunctive:
             self._add_bonuses(conn, q, budget, scores, req, fetch)
+        if req.semantic is not None:
+            scores = blend_rows(conn, scores, req.semantic, req.semantic_weight)
         return self._page(conn, q, scores, req)
 
     # -- run and score ----------------------------------------------------------------------

@@ -22,6 +22,10 @@ class SearchRequest:
     visible: Visible | None = None
     filters: Filters | None = None
     """Field filters, applied inside every query (:mod:`hoard.adapters.search.filtered`)."""
+    semantic: tuple[tuple[str, float], ...] | None = None
+    """The semantic side's top notes ``(path, cosine)``, limited to what the caller may see
+    in ``folder``: blended into the ranking with ``semantic_weight`` as the lexical share."""
+    semantic_weight: float = 1.0
 
 
 class Row(NamedTuple):

@@ -21,7 +21,7 @@ from pathlib import Path
 from hoard import __version__
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
-from hoard.surfaces.cli import admin, bench, claims, edits, mcp_config, reads, writes
+from hoard.surfaces.cli import admin, bench, claims, edits, mcp_config, reads, similar, writes
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
 from hoard.surfaces.cli.remote import run_remote
 
@@ -31,6 +31,7 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
     (writes.COMMANDS, writes.run),
     (claims.COMMANDS, claims.run),
     (edits.COMMANDS, edits.run),
+    (similar.COMMANDS, similar.run),
 )
 
 
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     claims.add_parsers(sub)
     edits.add_parsers(sub)
     mcp_config.add_mcp_config_parser(sub)
+    similar.add_parsers(sub)
     return parser
 
 

@@ -29,6 +29,12 @@ def add_parsers(sub: Any) -> None:
         default="natural",
         help="natural: any text; fts: the FTS5 query grammar",
     )
+    p.add_argument(
+        "--semantic",
+        choices=("false", "auto", "true"),
+        default="auto",
+        help="blend in the local semantic model (auto: as hoard.toml's [semantic] says)",
+    )
 
     p = sub.add_parser("read", help="print a note (or a byte range of it)")
     add_common(p)
@@ -62,7 +68,12 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
     cmd = args.command
     if cmd == "search":
         found = hoard.search(
-            args.query, args.limit, args.folder, args.mode, **edits.filter_kwargs(args)
+            args.query,
+            args.limit,
+            args.folder,
+            args.mode,
+            semantic=args.semantic,
+            **edits.filter_kwargs(args),
         )
         emit(args, found, _print_search)
     elif cmd == "read":
@@ -89,7 +100,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 def _print_search(r: Any) -> None:
-    if r.engine not in ("fts5", "index"):
+    if r.error:
         print(f"(answered by {r.engine}: {r.error})", file=sys.stderr)
     if not r.results:
         print("no matches")
@@ -100,7 +111,7 @@ def _print_search(r: Any) -> None:
     if r.hidden_protected:
         print(f"({r.hidden_protected} protected results hidden)")
     for w in r.warnings:
-        print(f"note: {w['message']}: {w.get('corrections', '')}", file=sys.stderr)
+        print(f"note: {w['message']} {w.get('corrections', '')}".rstrip(), file=sys.stderr)
 
 
 def _print_read(r: Any) -> None:

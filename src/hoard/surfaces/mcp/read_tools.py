@@ -79,6 +79,13 @@ def register_search_and_read(host: ToolHost) -> None:
         rerank: Annotated[str, Field(description='"auto", "on" or "off".')] = "auto",
         filters: Annotated[dict[str, Any] | None, Field(description=FILTERS_HELP)] = None,
         offset: Annotated[int, Field(ge=0, description="Skip this many results.")] = 0,
+        semantic: Annotated[
+            str,
+            Field(
+                description='Blend in the local semantic model: "auto" (as hoard.toml says), '
+                '"true" or "false".'
+            ),
+        ] = "auto",
     ) -> SearchResult:
         return hoard.search(
             query,
@@ -89,6 +96,7 @@ def register_search_and_read(host: ToolHost) -> None:
             caller=host.caller_of(ctx),
             filters=filters,
             offset=offset,
+            semantic=semantic,
         )
 
     def small_note(path: object = None, **_: Any) -> bool:

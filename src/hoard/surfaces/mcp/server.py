@@ -29,6 +29,7 @@ from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
 from hoard.surfaces.mcp.listing import visible_tools
 from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
+from hoard.surfaces.mcp.similar_tool import register_similar_tool
 from hoard.surfaces.mcp.write_tools import register_write_tools
 
 __all__ = ["CALLER_SCOPE_KEY", "TOOL_GROUPS", "HoardMCP"]
@@ -41,6 +42,7 @@ TOOL_GROUPS: tuple[Callable[[ToolHost], None], ...] = (
     register_field_tools,
     register_honesty_tools,
     register_code_tool,
+    register_similar_tool,
 )
 
 INSTRUCTIONS = """\

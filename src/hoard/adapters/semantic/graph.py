@@ -1,0 +1,117 @@
+"""The same encoder as :mod:`hoard.adapters.semantic.encoder`, as an ONNX graph built in
+memory from the model's safetensors weights and run by onnxruntime (its kernels are faster
+than numpy's BLAS calls one by one: measured in ``bench/semantic.py``). Nothing is exported
+to disk or downloaded: the graph is put together node by node at load time (~0.5 s)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from numpy.typing import NDArray
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 20  # Gelu is an operator from opset 20 on
+
+
+class _Graph:
+    def __init__(self, weights: dict[str, NDArray[Any]]) -> None:
+        self.w = weights
+        self.nodes: list[onnx.NodeProto] = []
+        self.inits: list[onnx.TensorProto] = []
+
+    def init(self, name: str, arr: NDArray[Any]) -> str:
+        self.inits.append(numpy_helper.from_array(np.ascontiguousarray(arr), name))
+        return name
+
+    def node(self, op: str, inputs: list[str], out: str, **attrs: Any) -> str:
+        self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
+        return out
+
+    def linear(self, x: str, at: str, out: str) -> str:
+        weight = self.init(out + ".w", self.w[at + ".weight"].T)
+        bias = self.init(out + ".b", self.w[at + ".bias"])
+        return self.node("Add", [self.node("MatMul", [x, weight], out + ".mm"), bias], out)
+
+    def norm(self, x: str, at: str, out: str, eps: float) -> str:
+        weight = self.init(out + ".w", self.w[at + ".weight"])
+        bias = self.init(out + ".b", self.w[at + ".bias"])
+        return self.node("LayerNormalization", [x, weight, bias], out, axis=-1, epsilon=eps)
+
+    def heads(self, x: str, out: str, perm: list[int]) -> str:
+        shaped = self.node("Reshape", [x, "heads_shape"], out + ".r")
+        return self.node("Transpose", [shaped], out, perm=perm)
+
+
+def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> bytes:
+    """The BERT encoder as a serialised ONNX model: inputs ``ids`` and ``positions``
+    (int64, shape 1 x n), output ``hidden`` (float32, 1 x n x hidden)."""
+    g = _Graph(weights)
+    hidden = int(config["hidden_size"])
+    n_heads = int(config["num_attention_heads"])
+    eps = float(config["layer_norm_eps"])
+    d = hidden // n_heads
+    g.init("heads_shape", np.array([0, 0, n_heads, d], np.int64))
+    g.init("merge_shape", np.array([0, 0, hidden], np.int64))
+    g.init("scale", np.array(1 / math.sqrt(d), np.float32))
+    word = g.init("word", weights["embeddings.word_embeddings.weight"])
+    pos = g.init("pos", weights["embeddings.position_embeddings.weight"])
+    token_type = g.init("type", weights["embeddings.token_type_embeddings.weight"][0])
+    words = g.node("Gather", [word, "ids"], "emb.word")
+    x = g.node("Add", [words, g.node("Gather", [pos, "positions"], "emb.pos")], "emb.sum")
+    x = g.norm(g.node("Add", [x, token_type], "emb.typed"), "embeddings.LayerNorm", "e", eps)
+    layers = int(config["num_hidden_layers"])
+    for i in range(layers):
+        at, t = f"encoder.layer.{i}.", f"l{i}"
+        q = g.heads(g.linear(x, at + "attention.self.query", t + ".q"), t + ".qh", [0, 2, 1, 3])
+        k = g.heads(g.linear(x, at + "attention.self.key", t + ".k"), t + ".kh", [0, 2, 3, 1])
+        v = g.heads(g.linear(x, at + "attention.self.value", t + ".v"), t + ".vh", [0, 2, 1, 3])
+        s = g.node("Mul", [g.node("MatMul", [q, k], t + ".s"), "scale"], t + ".ss")
+        s = g.node("Softmax", [s], t + ".p", axis=-1)
+        c = g.node("Transpose", [g.node("MatMul", [s, v], t + ".c")], t + ".ct", perm=[0, 2, 1, 3])
+        c = g.node("Reshape", [c, "merge_shape"], t + ".cm")
+        o = g.linear(c, at + "attention.output.dense", t + ".o")
+        x = g.norm(
+            g.node("Add", [x, o], t + ".r1"), at + "attention.output.LayerNorm", t + ".n1", eps
+        )
+        u = g.node("Gelu", [g.linear(x, at + "intermediate.dense", t + ".u")], t + ".g")
+        o = g.linear(u, at + "output.dense", t + ".d")
+        out = "hidden" if i == layers - 1 else t + ".n2"
+        x = g.norm(g.node("Add", [x, o], t + ".r2"), at + "output.LayerNorm", out, eps)
+    graph = helper.make_graph(
+        g.nodes,
+        "minilm",
+        [
+            helper.make_tensor_value_info("ids", TensorProto.INT64, [1, None]),
+            helper.make_tensor_value_info("positions", TensorProto.INT64, [1, None]),
+        ],
+        [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, [1, None, hidden])],
+        g.inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    model.ir_version = 9
+    return bytes(model.SerializeToString())
+
+
+class OnnxEncoder:
+    """One onnxruntime session on one thread (2 shared cores: more threads only wait)."""
+
+    def __init__(self, weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> None:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            build_model(weights, config), options, providers=["CPUExecutionProvider"]
+        )
+
+    def hidden(self, ids: list[int]) -> NDArray[np.float32]:
+        feed = {
+            "ids": np.array([ids], np.int64),
+            "positions": np.arange(len(ids), dtype=np.int64)[None],
+        }
+        out = self.session.run(["hidden"], feed)[0]
+        return np.asarray(out[0], np.float32)

