@@ -250,8 +250,9 @@ class SynthesisBook:
     def warnings_for(
         self, paths: list[str], budget: Budget, caller: Caller
     ) -> dict[str, list[dict[str, Any]]]:
-        """Synthesis warnings for the registered summaries among ``paths`` (in order, so the
-        first paths get the budget first). One walk, one budget, for all of them."""
+        """Synthesis warnings for the registered summaries among ``paths`` that are stale or
+        could not be fully checked (in order, so the first paths get the budget first). One
+        walk, one budget, for all of them; a current summary gets no warning."""
         found = self.registered(list(dict.fromkeys(paths)))
         seen = self.deps.access.visibility(caller)
         walk = Walk(budget)
@@ -260,7 +261,8 @@ class SynthesisBook:
             if p in found and p not in results:
                 results[p] = self.status_in(p, walk, seen)
         shared = budget.as_dict()
-        return {p: [_warning(r, shared)] for p, r in results.items()}
+        # A warning means something is wrong: a current summary has none (issue 19).
+        return {p: [_warning(r, shared)] for p, r in results.items() if r.state != "current"}
 
 
 def _load(sources: list[tuple[str, str]], path: str, row: tuple[Any, ...]) -> Registration:
