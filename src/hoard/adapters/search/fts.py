@@ -30,6 +30,7 @@ from hoard.adapters.search.types import (
     diversify,
     significant,
 )
+from hoard.adapters.search.typo_fill import fill_with_typos
 from hoard.adapters.search.typos import Vocabulary
 from hoard.core.config import Config
 from hoard.core.models import SearchHit
@@ -59,6 +60,17 @@ class Fts5Searcher:
         scores, budget, found = self._score(conn, q, req, fetch)
         if req.mode == "natural" and found and not budget.conjunctive:
             self._add_bonuses(conn, q, budget, scores, req, fetch)
+        if req.mode == "natural" and self.config.search.typo and _short(scores, req):
+            q.corrections.update(
+                fill_with_typos(
+                    q.chunks,
+                    set(q.corrections) | set(q.completions),
+                    lambda w, n: self.vocab.corrections(w, n, self.index.reader_token()),
+                    self.config.search,
+                    lambda e: self.queries.run(conn, e, req, fetch),
+                    scores,
+                )
+            )
         if req.semantic is not None:
             scores = blend_rows(conn, scores, req.semantic, req.semantic_weight)
         return self._page(conn, q, scores, req)
@@ -204,3 +216,9 @@ class Fts5Searcher:
         width = self.config.search.snippet_chars
         for rowid, body in self.queries.bodies(conn, ids):
             by_id[rowid].snippet = best_window(body or "", terms, width)
+
+
+def _short(scores: Scores, req: SearchRequest) -> bool:
+    """Do the exact matches the caller may see leave the page short of its limit?"""
+    seen = req.visible
+    return sum(1 for v in scores.values() if seen is None or seen(v.row.path)) < req.limit
