@@ -24,6 +24,7 @@ SPEC_TOOLS = {
     *TOOLS,
     "vault_history",
     "read_code",
+    "vault_similar",
     "vault_write",
     "vault_confirm",
     "vault_proposals",

@@ -16,6 +16,8 @@ import json
 import math
 import mmap
 import struct
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,9 @@ from numpy.typing import NDArray
 from tokenizers import Tokenizer
 
 Matrix = NDArray[np.float32]
+
+QUERY_CACHE = 1024
+"""Query vectors kept (repeated questions skip the model; 1.5 KB each)."""
 
 MAX_TOKENS = 256
 """The model's ``max_seq_length`` (sentence_bert_config.json): longer texts are cut."""
@@ -105,6 +110,8 @@ class MiniLM:
         ]
         self.dim = int(config["hidden_size"])
         self.backend = "numpy"
+        self._cache: OrderedDict[str, Matrix] = OrderedDict()
+        self._cache_lock = threading.Lock()
         self._onnx: Any = None
         if backend in ("auto", "onnx"):
             try:
@@ -115,6 +122,21 @@ class MiniLM:
             else:
                 self._onnx = graph.OnnxEncoder(w, config)
                 self.backend = "onnx"
+
+    def embed_query(self, text: str) -> Matrix:
+        """:meth:`embed`, remembered for the last :data:`QUERY_CACHE` texts."""
+        with self._cache_lock:
+            hit = self._cache.get(text)
+            if hit is not None:
+                self._cache.move_to_end(text)
+                return hit
+        vec = self.embed(text)
+        vec.flags.writeable = False
+        with self._cache_lock:
+            self._cache[text] = vec
+            if len(self._cache) > QUERY_CACHE:
+                self._cache.popitem(last=False)
+        return vec
 
     def tokens(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text.strip()).ids)

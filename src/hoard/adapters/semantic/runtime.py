@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,10 +69,22 @@ def model_id(text_chars: int) -> str:
     return f"{MODEL_NAME}@{version}/numpy/recipe{RECIPE}/chars{text_chars}"
 
 
+_LOADED: dict[Path, MiniLM] = {}
+_LOAD_LOCK = threading.Lock()
+
+
 def load_model() -> MiniLM:
-    """The encoder, or :class:`RuntimeMissing` saying why not."""
+    """The encoder, or :class:`RuntimeMissing` saying why not. One per model folder and
+    process: every vault opened in a process shares it (90 MB of weights)."""
     bound_threads()
     folder = model_dir()
+    with _LOAD_LOCK:
+        if folder not in _LOADED:
+            _LOADED[folder] = _load(folder)
+        return _LOADED[folder]
+
+
+def _load(folder: Path) -> MiniLM:
     try:
         encoder = importlib.import_module("hoard.adapters.semantic.encoder")
     except ImportError as exc:

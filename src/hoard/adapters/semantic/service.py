@@ -175,7 +175,7 @@ class Semantic:
         model, store = self.model, self.store
         if model is None or store is None or len(store) == 0 or not text.strip():
             return None
-        return store.nearest(model.embed(text), n, allowed)
+        return store.nearest(model.embed_query(text), n, allowed)
 
     def prepare(self) -> None:
         """Load the model now when no background thread does (a one-shot CLI process)."""
