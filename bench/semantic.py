@@ -32,13 +32,13 @@ from typing import Any
 
 import anyio
 import numpy as np
+from mcp import Client
 
 from benchlib import evaldata_dir, machine_info, now_iso, percentile, render_table, write_receipt
 from hoard.app.hoard import Hoard
 from hoard.core.config import Config, SemanticConfig
 from hoard.core.policy import OWNER
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 QUESTION = "which obscure tuba tuning trick did the marching band teach me in spring?"
 

