@@ -81,7 +81,7 @@ async def test_vault_search_takes_a_semantic_argument(hoard: Hoard) -> None:
         off = content(await c.call_tool("vault_search", {"query": "baking", "semantic": "false"}))
         bad = await c.call_tool("vault_search", {"query": "baking", "semantic": "maybe"})
     assert on["engine"] == "fts5+semantic"
-    assert on["semantic_weight"] == pytest.approx(0.7)
+    assert on["semantic_weight"] == pytest.approx(0.8)
     assert off["engine"] == "fts5"
     assert bad.is_error
     assert '"invalid_argument"' in bad.content[0].text
