@@ -35,6 +35,12 @@ LAZY_IMPORTS = {
     ("hoard.benchmark.corpus", "hoard.benchmark.genvault"): "only for generated vaults",
     ("hoard.surfaces.cli.bench", "hoard.benchmark.report"): "`hoard` starts without the bench",
     ("hoard.surfaces.cli.bench", "hoard.benchmark.run"): "`hoard` starts without the bench",
+    # The semantic runtime is an optional install (numpy, onnxruntime): its modules load only
+    # when [semantic] is enabled, after the thread limits are set (type names otherwise).
+    ("hoard.adapters.semantic.runtime", "hoard.adapters.semantic.encoder"): "optional numpy",
+    ("hoard.adapters.semantic.runtime", "hoard.adapters.semantic.store"): "optional numpy",
+    ("hoard.adapters.semantic.service", "hoard.adapters.semantic.encoder"): "optional numpy",
+    ("hoard.adapters.semantic.service", "hoard.adapters.semantic.store"): "optional numpy",
 }
 """(module, imported) pairs allowed inside a function, each with its reason."""
 

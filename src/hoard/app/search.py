@@ -20,7 +20,7 @@ from hoard.app.deps import Deps
 from hoard.app.fields import FieldListing, checked_offset, unfiltered
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
-from hoard.app.search_rerank import is_contested, rerank_step
+from hoard.app.search_rerank import Step, is_contested, rerank_step
 from hoard.app.search_semantic import Side, checked_choice, semantic_side
 from hoard.core.errors import BadQuery, HoardError, InvalidArgument
 from hoard.core.filters import parse_filters
@@ -102,7 +102,6 @@ class SearchFlow:
         args = checked_args(query, limit, folder, mode, rerank)
         capped = term_cap_warnings(args, self.deps.config.limits.query_max_terms)
         flt, offset = parse_filters(filters), checked_offset(offset)
-        choice = checked_choice(semantic)
         if flt is not None and not args.query.strip():
             seen = self._visible(caller, visible)
             return self.fields.listing(
@@ -111,7 +110,7 @@ class SearchFlow:
         reranker = self.reranker if args.rerank != "off" else None
         fetch = max(args.limit, self.deps.config.rerank.shortlist) if reranker else args.limit
         allowed = self._visible(caller, visible)
-        side = self._semantic_side(args, choice, allowed)
+        side = self._semantic_side(args, checked_choice(semantic), allowed)
         req = SearchRequest(
             args.query,
             fetch + offset,
@@ -122,22 +121,9 @@ class SearchFlow:
             semantic=side.hits,
             semantic_weight=side.weight or 0.0,
         )
-        outcome, error = self._ranked(req)
-        blended = side.hits is not None and outcome.engine == "fts5"
-        if blended:
-            outcome.engine = "fts5+semantic"
+        outcome, error, blended = self._blended(req)
         contested = is_contested(outcome.hits)
-        step = rerank_step(
-            reranker,
-            args.rerank,
-            contested,
-            outcome.engine,
-            self.deps.index.reader,
-            args.query,
-            outcome.hits,
-            self.deps.config.rerank.shortlist,
-            self.deps.access.is_private,
-        )
+        step = self._rerank_step(reranker, args, contested, outcome)
         hits = step.hits[offset : offset + args.limit]
         self._add_synthesis_warnings(hits, caller)
         return SearchResult(
@@ -157,6 +143,29 @@ class SearchFlow:
             next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
             semantic_weight=side.weight if blended else None,
         )
+
+    def _rerank_step(
+        self, reranker: Reranker | None, args: SearchArgs, contested: bool, outcome: SearchOutcome
+    ) -> Step:
+        return rerank_step(
+            reranker,
+            args.rerank,
+            contested,
+            outcome.engine,
+            self.deps.index.reader,
+            args.query,
+            outcome.hits,
+            self.deps.config.rerank.shortlist,
+            self.deps.access.is_private,
+        )
+
+    def _blended(self, req: SearchRequest) -> tuple[SearchOutcome, str | None, bool]:
+        """The ranked answer, labeled ``fts5+semantic`` when the semantic side took part."""
+        outcome, error = self._ranked(req)
+        blended = req.semantic is not None and outcome.engine == "fts5"
+        if blended:
+            outcome.engine = "fts5+semantic"
+        return outcome, error, blended
 
     def _semantic_side(self, args: SearchArgs, choice: str, allowed: Visible | None) -> Side:
         """The semantic candidates (see :mod:`hoard.app.search_semantic`); the embedding
