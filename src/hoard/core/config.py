@@ -349,27 +349,10 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         ),
     },
     "semantic": {
-        "enabled": (
-            _bool,
-            "Blend a local sentence-embedding model (all-MiniLM-L6-v2, the optional "
-            "`semantic` install) into the ranking; notes are embedded in the background and "
-            "search stays lexical-only, labeled, until vectors exist.",
-        ),
-        "weight": (
-            _num(0, 1),
-            "The lexical share of the blend: weight x lexical + (1 - weight) x semantic, "
-            "both min-max normalised over the candidates (tuned on the judged sets of "
-            "`make quality`; re-tune it when the lexical scoring changes).",
-        ),
-        "candidates": (
-            _int(10, 1000),
-            "How many notes each side (lexical, semantic) puts into the blend.",
-        ),
-        "text_chars": (
-            _int(100, 100_000),
-            "How much of a note (title, then the start of its body) is embedded, in "
-            "characters; the model reads at most 256 tokens of it.",
-        ),
+        "enabled": (_bool, "Blend a local embedding model into the ranking (`make semantic`)."),
+        "weight": (_num(0, 1), "Lexical share of the blend (tuned by make quality)."),
+        "candidates": (_int(10, 1000), "Notes each side (lexical, semantic) brings to it."),
+        "text_chars": (_int(100, 100_000), "Characters of a note (title, body) embedded."),
     },
 }
 
