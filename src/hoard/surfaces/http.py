@@ -4,6 +4,7 @@ behind one guard.
 The guard is a plain ASGI middleware in front of the SDK's Starlette app. In order, for
 every HTTP request:
 
+0. request headers over :data:`MAX_HEADER_BYTES` in all → 431;
 1. strict mode with an untrustworthy tokens file → 503 (everything, ``/healthz`` too);
 2. a ``Host`` that is not this server → 421; a foreign ``Origin`` → 403 (DNS rebinding);
 3. ``/healthz`` → 200 without auth, saying nothing about the vault;
@@ -68,6 +69,10 @@ def allowed_hosts(host: str, port: int) -> set[str]:
     if ":" in host and not host.startswith("["):
         names.add(f"[{host}]")
     return {f"{n}:{port}" for n in names} | ({*names} if port == 80 else set())
+
+
+MAX_HEADER_BYTES = 16 * 1024
+"""All request header names and values together (the largest browsers send is a few KiB)."""
 
 
 class _Refusal(Exception):
@@ -149,6 +154,10 @@ class Guard:
         await self.app(scope, receive, send)
 
     async def _admit(self, scope: Scope, receive: Receive, to_web: bool = False) -> Receive:
+        if sum(len(k) + len(v) for k, v in scope.get("headers", [])) > MAX_HEADER_BYTES:
+            raise _Refusal(
+                431, {"error": "too_large", "message": "request headers are too large"}
+            )
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
         }
