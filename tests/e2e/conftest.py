@@ -145,6 +145,29 @@ def start_stdio(
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def module_stdio(
+    hoard_bin: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., StdioHoard]]:
+    """``start_stdio`` for one server shared by a module's tests (each start costs seconds)."""
+    tmp = tmp_path_factory.mktemp("stdio")
+    env = dict(os.environ)
+    env["XDG_CONFIG_HOME"] = str(tmp / "xdg-config")
+    env["XDG_STATE_HOME"] = str(tmp / "xdg-state")
+    started: list[StdioHoard] = []
+
+    def start(vault: Path, state: Path, *extra: str) -> StdioHoard:
+        argv = [str(hoard_bin), "serve", "--stdio", "--vault", str(vault)]
+        argv += ["--state-dir", str(state), *extra]
+        server = StdioHoard(argv, env, tmp / "server.log")
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
 @pytest.fixture
 def poll() -> Callable[..., Any]:
     def wait(pred: Callable[[], Any], timeout: float = ANSWER_TIMEOUT_S) -> Any:

@@ -4,7 +4,6 @@ bytes answers what it cannot understand with a JSON-RPC error instead of droppin
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,12 +13,20 @@ INVALID_REQUEST = -32600
 PARSE_ERROR = -32700
 
 
-@pytest.fixture
-def server(tmp_path: Path, start_stdio: Callable[..., Any], make_note: Callable[..., str]) -> Any:
-    vault = tmp_path / "vault"
-    (vault / "tech").mkdir(parents=True)
-    (vault / "tech/a.md").write_text(make_note("Alpha", "the pangolin"), encoding="utf-8")
-    return start_stdio(vault, tmp_path / "state")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, module_stdio: Callable[..., Any]) -> Any:
+    """One server for the module: every test also shows it still serves afterwards."""
+    root = tmp_path_factory.mktemp("unreadable")
+    (root / "vault/tech").mkdir(parents=True)
+    (root / "vault/tech/a.md").write_text(note_text("Alpha", "the pangolin"), encoding="utf-8")
+    return module_stdio(root / "vault", root / "state")
+
+
+def note_text(title: str, body: str) -> str:
+    return (
+        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [alpha, beta]\n"
+        f"updated: 2026-03-01\n---\n{body}\n"
+    )
 
 
 def call_line(rid: int, arguments: str, tool: str = "vault_search") -> bytes:
