@@ -155,9 +155,7 @@ class Guard:
 
     async def _admit(self, scope: Scope, receive: Receive, to_web: bool = False) -> Receive:
         if sum(len(k) + len(v) for k, v in scope.get("headers", [])) > MAX_HEADER_BYTES:
-            raise _Refusal(
-                431, {"error": "too_large", "message": "request headers are too large"}
-            )
+            raise _Refusal(431, {"error": "too_large", "message": "request headers are too large"})
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
         }

@@ -21,6 +21,7 @@ import pytest
 import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
@@ -30,7 +31,6 @@ from hoard.core.errors import ERROR_CODES
 from hoard.core.policy import Caller
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
-from mcp import Client
 
 ANSWER_S = 5.0
 AGENT = Caller("fuzzer", frozenset({"read", "write", "confirm"}), "direct")
