@@ -27,11 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_VAULT = ROOT / "examples" / "vault"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new environment with hoard installed from a wheel; its ``bin`` folder."""

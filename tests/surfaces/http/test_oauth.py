@@ -32,11 +32,6 @@ pytestmark = pytest.mark.anyio
 REDIRECT = "http://127.0.0.1:9/callback"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def pkce() -> tuple[str, str]:
     verifier = secrets.token_urlsafe(48)
     digest = hashlib.sha256(verifier.encode()).digest()
