@@ -30,11 +30,6 @@ LAZY_IMPORTS = {
     ("hoard.adapters.fs.watcher", "watchfiles"): "inotify backend, only when watching",
     ("hoard.surfaces.serve", "uvicorn"): "the HTTP server, only for --http",
     ("hoard.benchmark.server", "httpx2"): "the SDK's HTTP client, only for the bench",
-    ("hoard.benchmark.run", "hoard.benchmark.mcp_phases"): "the MCP client, only over HTTP",
-    ("hoard.benchmark.run", "hoard.benchmark.server"): "the MCP client, only over HTTP",
-    ("hoard.benchmark.corpus", "hoard.benchmark.genvault"): "only for generated vaults",
-    ("hoard.surfaces.cli.bench", "hoard.benchmark.report"): "`hoard` starts without the bench",
-    ("hoard.surfaces.cli.bench", "hoard.benchmark.run"): "`hoard` starts without the bench",
     # The semantic runtime is an optional install (numpy, onnxruntime): its modules load only
     # when [semantic] is enabled, after the thread limits are set (type names otherwise).
     ("hoard.adapters.semantic.runtime", "hoard.adapters.semantic.encoder"): "optional numpy",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hoard.benchmark.genvault import generate_vault
 from hoard.core.config import Config
 from hoard.core.errors import InvalidArgument
 from hoard.core.globs import matches_any
@@ -53,8 +54,6 @@ def generate(
     dest: Path, notes: int, seed: int, progress: Callable[[int, int], None] | None
 ) -> dict[str, Any]:
     """A generated vault in ``dest`` (:mod:`hoard.benchmark.genvault`); what was generated."""
-    from hoard.benchmark.genvault import generate_vault
-
     try:
         gen = generate_vault(dest, notes, seed=seed, progress=progress)
     except ValueError as exc:

@@ -31,8 +31,16 @@ from hoard.benchmark.corpus import (
     pick_inputs,
     visible_to_callers,
 )
+from hoard.benchmark.mcp_phases import run_phases
 from hoard.benchmark.report import machine_info, now_iso, versions
 from hoard.benchmark.rows import RSS_TARGET_MB, Row, targets_for
+from hoard.benchmark.server import (
+    ServerProcess,
+    free_port,
+    make_token,
+    proc_cpu_seconds,
+    proc_status_mb,
+)
 from hoard.core.config import Config
 from hoard.core.errors import InvalidArgument
 
@@ -103,14 +111,6 @@ def _http_rows(
     targets: dict[str, list[tuple[str, float]]],
     say: Say,
 ) -> tuple[list[Row], dict[str, Any], dict[str, Any]]:
-    from hoard.benchmark.mcp_phases import run_phases
-    from hoard.benchmark.server import (
-        ServerProcess,
-        free_port,
-        make_token,
-        proc_cpu_seconds,
-        proc_status_mb,
-    )
 
     tokens = tmp / "tokens.json"
     token = make_token(tokens)

@@ -149,10 +149,9 @@ def serve_http(
     oauth = oauth_issuer(hoard, tokens, host, port)
     app = build_app(mcp, tokens, host, port, oauth=oauth, web=web)
     shown = f"[{host}]" if ":" in host else host
-    print(
+    sys.stderr.write(
         f"hoard: the web app: open http://{shown}:{port}/signin/link?code={code} to sign in "
-        "(a one-time link, good for 15 minutes; or sign in with a token holding the admin scope)",
-        file=sys.stderr,
+        "(a one-time link, good for 15 minutes; or sign in with a token holding the admin scope)\n"
     )
     config = uvicorn.Config(
         app,

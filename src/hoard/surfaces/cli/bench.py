@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hoard.benchmark.report import render, write_receipt
+from hoard.benchmark.run import Options, failures, run_bench
 from hoard.core.errors import InvalidArgument
 from hoard.surfaces.cli.common import Progress
 
@@ -72,9 +74,6 @@ def _load_baseline(path: Path | None) -> dict[str, Any] | None:
 
 
 def bench_command(args: argparse.Namespace, argv: list[str] | None = None) -> int:
-    from hoard.benchmark.report import render, write_receipt
-    from hoard.benchmark.run import Options, failures, run_bench
-
     baseline = _load_baseline(args.compare)
     opts = Options(
         vault=args.vault,
