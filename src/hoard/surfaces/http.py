@@ -28,7 +28,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
@@ -288,11 +288,13 @@ def build_app(
     oauth: HoardOAuth | None = None,
     web: ASGIApp | None = None,
     resolvers: Sequence[CallerResolver] = (),
+    public_hosts: Iterable[str] = (),
 ) -> ASGIApp:
     """The guarded app: ``/mcp``, ``/healthz``, with ``oauth`` hoard's own OAuth 2.1
     authorization server (see :mod:`hoard.surfaces.oauth`), and with ``web`` the owner's web
-    app (:func:`hoard.surfaces.web.build_web`) for every other path."""
-    hosts = allowed_hosts(host, port)
+    app (:func:`hoard.surfaces.web.build_web`) for every other path. ``public_hosts`` are the
+    ``Host`` values of a public URL a proxy or tunnel forwards here."""
+    hosts = allowed_hosts(host, port) | {h.lower() for h in public_hosts}
     inner = mcp.server.streamable_http_app(
         streamable_http_path="/mcp",
         json_response=True,
@@ -300,7 +302,7 @@ def build_app(
         transport_security=TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
             allowed_hosts=sorted(hosts),
-            allowed_origins=sorted({f"http://{h}" for h in hosts}),
+            allowed_origins=sorted({f"{s}://{h}" for h in hosts for s in ("http", "https")}),
         ),
         host=host,
     )

@@ -9,6 +9,7 @@ import logging
 import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mcp.server.auth.routes import validate_issuer_url
 from pydantic import AnyHttpUrl
@@ -120,11 +121,25 @@ def bind_http(host: str, port: int) -> socket.socket:
     return sock
 
 
-def oauth_issuer(hoard: Hoard, tokens: TokenStore, host: str, port: int) -> HoardOAuth | None:
-    """hoard's own OAuth issuer for ``http://HOST:PORT`` (state in ``oauth.db`` of the state
-    folder), or ``None`` when that address cannot be an issuer (plain http off loopback)."""
+def public_hosts(public_url: str) -> set[str]:
+    """The ``Host`` header values a client sends for ``public_url``."""
+    parts = urlsplit(public_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SystemExit(f"hoard: --public-url wants http(s)://HOST[:PORT], got {public_url!r}")
+    default = 443 if parts.scheme == "https" else 80
+    name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    port = parts.port or default
+    return {f"{name}:{port}"} | ({name} if port == default else set())
+
+
+def oauth_issuer(
+    hoard: Hoard, tokens: TokenStore, host: str, port: int, public_url: str | None = None
+) -> HoardOAuth | None:
+    """hoard's own OAuth issuer for ``public_url`` or else ``http://HOST:PORT`` (state in
+    ``oauth.db`` of the state folder), or ``None`` when that address cannot be an issuer
+    (plain http off loopback)."""
     shown = f"[{host}]" if ":" in host else host
-    base = f"http://{shown}:{port}"
+    base = (public_url or f"http://{shown}:{port}").rstrip("/")
     try:
         validate_issuer_url(AnyHttpUrl(base))
     except ValueError:
@@ -140,14 +155,16 @@ def serve_http(
     host: str,
     port: int,
     sock: socket.socket,
+    public_url: str | None = None,
 ) -> None:
     """Serve ``host:port`` on its already bound socket (see :func:`bind_http`)."""
     import uvicorn
 
     mcp = HoardMCP(hoard, caller)
     web, code = build_web(hoard, tokens, show_private=is_loopback(host))
-    oauth = oauth_issuer(hoard, tokens, host, port)
-    app = build_app(mcp, tokens, host, port, oauth=oauth, web=web)
+    oauth = oauth_issuer(hoard, tokens, host, port, public_url)
+    extra = public_hosts(public_url) if public_url else set()
+    app = build_app(mcp, tokens, host, port, oauth=oauth, web=web, public_hosts=extra)
     shown = f"[{host}]" if ":" in host else host
     sys.stderr.write(
         f"hoard: the web app: open http://{shown}:{port}/signin/link?code={code} to sign in "

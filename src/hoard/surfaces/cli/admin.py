@@ -57,6 +57,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "--allow-remote", action="store_true", help="allow binding a non-loopback address"
     )
+    p.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the https URL a proxy or tunnel serves this server at (e.g. for a remote "
+        "connector): accepted as Host and used as the OAuth issuer",
+    )
     p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
 
     p = sub.add_parser("token", help="manage the callers allowed over HTTP")
@@ -172,7 +179,7 @@ def serve_command(args: argparse.Namespace) -> int:
         if http is None or sock is None:
             serve_stdio(hoard, caller)
         else:
-            serve_http(hoard, caller, store, http[0], http[1], sock)
+            serve_http(hoard, caller, store, http[0], http[1], sock, args.public_url)
     return EXIT_OK
 
 
