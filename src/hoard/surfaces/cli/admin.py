@@ -57,13 +57,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument(
         "--allow-remote", action="store_true", help="allow binding a non-loopback address"
     )
-    p.add_argument(
-        "--public-url",
-        default=None,
-        metavar="URL",
-        help="the https URL a proxy or tunnel serves this server at (e.g. for a remote "
-        "connector): accepted as Host and used as the OAuth issuer",
-    )
+    public = "the https URL a proxy serves this at: an allowed Host, the OAuth issuer"
+    p.add_argument("--public-url", metavar="URL", help=public)
     p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
 
     p = sub.add_parser("token", help="manage the callers allowed over HTTP")
