@@ -15,6 +15,7 @@ PAGES = (
     "/edit/tech/hue-bridge.md",
     "/new?folder=tech",
     "/archive/tech/backup-strategy.md",
+    "/move/tech/backup-strategy.md?to=tech/backups.md",
     "/inbox",
     "/access",
     "/activity",
