@@ -117,7 +117,8 @@ class Hoard:
             HttpReranker(rr.url, rr.timeout_ms / 1000) if rr.enabled and rr.url else None
         )
         self.honesty = Honesty(self.deps)
-        self.write_core = WriteCore(self.deps)
+        self.similarity = Similar(self.deps, self.semantic)
+        self.write_core = WriteCore(self.deps, self.similarity)
         self.writes = WritePath(self.write_core)
         self.edits = Edits(self.writes)
         self.moves = Moves(self.writes)
@@ -126,7 +127,6 @@ class Hoard:
         self.searching = SearchFlow(
             self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty, self.semantic
         )
-        self.similarity = Similar(self.deps, self.semantic)
         self.reading = Reading(self.deps, self.honesty)
         self.maintenance = Maintenance(self.deps, self.keeper)
         self.admin = Admin(self.deps)

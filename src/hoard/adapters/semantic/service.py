@@ -185,6 +185,14 @@ class Semantic:
             return None
         return store.nearest(model.embed_query(text), n, allowed)
 
+    def near(self, text: str, n: int, allowed: Allowed | None) -> list[tuple[str, float]] | None:
+        """:meth:`search` for a note's own text rather than a question (not remembered with
+        the queries); ``None`` while the model or the vectors are not there."""
+        model, store = self.model, self.store
+        if model is None or store is None or len(store) == 0 or not text.strip():
+            return None
+        return store.nearest(model.embed(text), n, allowed)
+
     def prepare(self) -> None:
         """Load the model now when no background thread does (a one-shot CLI process)."""
         if self._thread is None:

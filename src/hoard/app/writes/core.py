@@ -15,6 +15,7 @@ from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.ledger.records import Proposal, Records
 from hoard.adapters.vcs.git import Git, GitFailed
 from hoard.app.deps import Deps, no_paths
+from hoard.app.similar import Similar
 from hoard.app.writes.common import index_path_for, links_to
 from hoard.core import gates
 from hoard.core.errors import Conflict, Exists, HoardError, InvalidArgument, NotFound
@@ -28,12 +29,15 @@ from hoard.core.policy import Caller
 log = logging.getLogger("hoard.writes")
 
 DUPLICATE_HINTS = 5
-"""Preflight names at most this many other notes with the same file name."""
+"""Preflight names at most this many other notes with the same file name, and at most this
+many more whose content is nearly the same (semantic search on, see
+:meth:`hoard.app.similar.Similar.near_duplicates`)."""
 
 
 class WriteCore:
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Deps, similarity: Similar | None = None) -> None:
         self.deps = deps
+        self.similarity = similarity
         self.vault = deps.vault
         self.config = deps.config
         self.records = Records(deps.ledger)
@@ -103,6 +107,9 @@ class WriteCore:
             for p in self.deps.from_index(lambda: self._same_stem(rel), no_paths)
             if seen is None or seen(p)
         ][:DUPLICATE_HINTS]
+        if self.similarity is not None:
+            near = self.similarity.near_duplicates(rel, new, caller, DUPLICATE_HINTS)
+            duplicates += [p for p in near if p not in duplicates]
         obligations: list[str] = []
         idx = index_path_for(rel)
         if (
