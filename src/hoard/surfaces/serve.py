@@ -23,7 +23,7 @@ from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.mcp.stdio import run_stdio
 from hoard.surfaces.oauth.provider import HoardOAuth
-from hoard.surfaces.web import build_web
+from hoard.surfaces.web import WebOwner, build_web
 
 log = logging.getLogger("hoard.serve")
 
@@ -163,6 +163,8 @@ def serve_http(
     mcp = HoardMCP(hoard, caller)
     web, code = build_web(hoard, tokens, show_private=is_loopback(host))
     oauth = oauth_issuer(hoard, tokens, host, port, public_url)
+    if oauth is not None:  # the consent page asks the owner signed in to the web app
+        oauth.owner = WebOwner(hoard.owner_tools(tokens)[0])
     extra = public_hosts(public_url) if public_url else set()
     app = build_app(mcp, tokens, host, port, oauth=oauth, web=web, public_hosts=extra)
     shown = f"[{host}]" if ":" in host else host

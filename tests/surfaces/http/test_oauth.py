@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import secrets
 import subprocess
 from collections.abc import Callable
@@ -38,6 +39,20 @@ def pkce() -> tuple[str, str]:
     return verifier, base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
+def web_sign_in(http: httpx2.Client, server: HttpServer, token: str) -> httpx2.Response:
+    """Sign in to the web app ``hoard serve`` mounts (its form's double-submit token)."""
+    page = http.get(f"{server.base}/signin")
+    pre = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert pre is not None, page.text
+    return http.post(f"{server.base}/signin", data={"csrf": pre.group(1), "token": token})
+
+
+def hidden(page: httpx2.Response, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page.text)
+    assert found is not None, page.text
+    return found.group(1)
+
+
 def consent(
     http: httpx2.Client,
     server: HttpServer,
@@ -46,23 +61,33 @@ def consent(
     scopes: tuple[str, ...] = ("read",),
     admin: str | None = None,
 ) -> dict[str, str]:
-    """Play the owner in a browser: open the authorization URL, allow on the consent page;
-    the query the client is sent back with."""
+    """Play the owner in a browser: open the authorization URL, sign in to the web app when
+    the consent page asks for it (or type an admin token when the server has no web app),
+    allow; the query the client is sent back with."""
     r = http.get(authorize_url)
     assert r.status_code == 302, r.text
     page_url = r.headers["location"]
     assert page_url.startswith(f"{server.base}/oauth/consent?request=")
     page = http.get(page_url)
+    if 'http-equiv="refresh"' in page.text:  # the web app's owner is not signed in yet
+        signin = http.get(page_url + "&seen=1")
+        assert signin.status_code == 303
+        assert signin.headers["location"].startswith("/signin?next=%2Foauth%2Fconsent")
+        assert web_sign_in(http, server, admin or server.tokens["owner"]).status_code == 303
+        page = http.get(page_url)
     assert page.status_code == 200
     request_id = parse_qs(urlsplit(page_url).query)["request"][0]
     form = {
         "request": request_id,
-        "admin_token": admin or server.tokens["owner"],
         "caller": caller,
         "scopes": list(scopes),
         "write_mode": "propose",
         "decision": "allow",
     }
+    if 'name="admin_token"' in page.text:
+        form["admin_token"] = admin or server.tokens["owner"]
+    else:
+        form["csrf"] = hidden(page, "csrf")
     back = http.post(f"{server.base}/oauth/consent", data=form)
     assert back.status_code == 303, back.text
     location = back.headers["location"]
@@ -308,20 +333,31 @@ async def test_the_refusals(hoard_http: Callable[..., HttpServer]) -> None:
         assert r.status_code == 400
         assert "location" not in r.headers
         assert r.json()["error"] == "invalid_request"
-        # The consent page refuses a token without the admin scope.
+        # The consent page asks the owner signed in to the web app: a signed-out answer, an
+        # admin token typed in instead, and a wrong CSRF token are refused; a token without
+        # the admin scope cannot sign in.
         r = http.get(authorize_url(server, client_id, challenge, "s"))
-        request_id = parse_qs(urlsplit(r.headers["location"]).query)["request"][0]
+        page_url = r.headers["location"]
+        request_id = parse_qs(urlsplit(page_url).query)["request"][0]
         form = {
             "request": request_id,
-            "admin_token": server.tokens["reader"],
+            "admin_token": server.tokens["owner"],
             "caller": "sneaky",
             "scopes": ["read"],
             "write_mode": "propose",
             "decision": "allow",
         }
-        refused = http.post(f"{server.base}/oauth/consent", data=form)
-        assert refused.status_code == 403
+        assert http.post(f"{server.base}/oauth/consent", data=form).status_code == 401
+        assert web_sign_in(http, server, server.tokens["reader"]).status_code == 403
+        assert web_sign_in(http, server, server.tokens["owner"]).status_code == 303
+        page = http.get(page_url)
+        assert "Signed in to this vault's web app as" in page.text
+        assert 'name="admin_token"' not in page.text
+        wrong = http.post(f"{server.base}/oauth/consent", data=form | {"csrf": "forged"})
+        assert wrong.status_code == 403
+        assert "sneaky" not in server.tokens_file.read_text(encoding="utf-8")
         # The owner may deny: the client is told access_denied.
+        form["csrf"] = hidden(page, "csrf")
         denied = http.post(f"{server.base}/oauth/consent", data=form | {"decision": "deny"})
         assert denied.status_code == 303
         assert "error=access_denied" in denied.headers["location"]

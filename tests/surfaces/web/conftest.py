@@ -1,6 +1,7 @@
-"""Fixtures for the web app: one real server (uvicorn on 127.0.0.1, the MCP endpoint and the
-web app together) over a copy of the example vault, one Chromium for the whole session
-(Debian's ``chromium``, driven by Playwright; nothing is downloaded), and helpers.
+"""Fixtures for the web app: one real server (uvicorn on 127.0.0.1, the MCP endpoint, the web
+app and hoard's OAuth issuer, whose consent page asks the web app's owner) over a copy of
+the example vault, one Chromium for the whole session (Debian's ``chromium``, driven by
+Playwright; nothing is downloaded), and helpers.
 
 Helpers the tests import live in ``support.py``.
 """
@@ -18,12 +19,14 @@ import httpx2
 import pytest
 import uvicorn
 
+from hoard.adapters.oauth_store import OAuthStore
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
-from hoard.surfaces.web import build_web
+from hoard.surfaces.oauth.provider import HoardOAuth
+from hoard.surfaces.web import WebOwner, build_web
 
 from .support import EXAMPLE_VAULT, SCREENSHOTS, SECRET_WORD, Site, note, sign_in, wait_until
 
@@ -53,14 +56,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     with Hoard(vault, base / "state", watch=True) as hoard:
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
         web, code = build_web(hoard, tokens, show_private=True)
-        app = build_app(mcp, tokens, "127.0.0.1", port, web=web)
+        url = f"http://127.0.0.1:{port}"
+        oauth = HoardOAuth(OAuthStore(base / "state" / "oauth.db"), tokens, url, f"{url}/mcp")
+        oauth.owner = WebOwner(hoard.owner_tools(tokens)[0])
+        app = build_app(mcp, tokens, "127.0.0.1", port, oauth=oauth, web=web)
         config = uvicorn.Config(
             app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
         )
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
-        url = f"http://127.0.0.1:{port}"
 
         def answers() -> bool:
             try:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from mcp.server.auth.provider import (
@@ -80,7 +81,21 @@ def redirect_problem(uri: str) -> str | None:
     return None
 
 
+class OwnerSignIn(Protocol):
+    """The web app's owner sign-in, as the consent page sees it (see
+    :class:`hoard.surfaces.web.owner_signin.WebOwner`)."""
+
+    def owner(self, cookies: Mapping[str, str]) -> tuple[str, str] | None:
+        """``(who, csrf token)`` of the owner signed in with these cookies, or ``None``."""
+
+    def signin_url(self, next_path: str) -> str:
+        """Where a signed-out owner signs in, coming back to ``next_path`` afterwards."""
+
+
 class HoardOAuth:
+    owner: OwnerSignIn | None
+    """With the web app: the consent page asks its signed-in owner (no admin token)."""
+
     def __init__(
         self,
         store: OAuthStore,
@@ -98,6 +113,7 @@ class HoardOAuth:
         self.code_ttl = code_ttl
         self.access_ttl = access_ttl
         self.refresh_ttl = refresh_ttl
+        self.owner = None
 
     # -- clients ---------------------------------------------------------------------------
 

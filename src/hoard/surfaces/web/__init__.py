@@ -2,5 +2,6 @@
 stylesheet, behind a session sign-in (see :mod:`hoard.surfaces.web.guard`)."""
 
 from hoard.surfaces.web.app import build_web
+from hoard.surfaces.web.owner_signin import WebOwner
 
-__all__ = ["build_web"]
+__all__ = ["WebOwner", "build_web"]
