@@ -17,7 +17,10 @@
 #    an `Authorization: Bearer` header in `--protocol-era auto` (the client discovers the
 #    2026-07-28 protocol: server/discover, then the per-request era; the note says which era
 #    answered), the same in `legacy` (2025 initialize handshake), and over stdio in `auto`;
-#    and checks that HTTP without the header is refused.
+#    checks that HTTP without the header is refused; then lets the inspector sign in by
+#    OAuth on its own (discovery, registration, PKCE), with the owner played in Debian's
+#    chromium by scripts/owner_browser.py (web sign-in, consent: `read` only), calls a tool
+#    with the stored token, revokes the caller and sees the token refused.
 # 4. MCP conformance suite: the server scenarios that need none of the suite's fixture
 #    tools, prompts or resources. Its server runner cannot send headers, so it talks to
 #    hoard through scripts/bearer_shim.mjs, a loopback proxy that adds the bearer header
@@ -183,15 +186,17 @@ else
 fi
 
 # ---------------------------------------------------------------- 3. MCP Inspector CLI
-# HOME is a temporary folder: the inspector keeps a catalog and secrets under ~/.mcp-inspector.
+# HOME is a temporary folder: the inspector keeps a catalog and secrets under ~/.mcp-inspector
+# (INSPECTOR_HOME picks another, INSPECTOR_AUTO_OPEN=true lets it start an OAuth sign-in).
 slug() { printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' '-'; }
 
 inspector() { # name args... -> stdout to $TMP/inspector-SLUG.out, stderr to ....err
   local f
   f="$TMP/inspector-$(slug "$1")"
   shift
-  HOME="$TMP/home" MCP_AUTO_OPEN_ENABLED=false n22 timeout 120 "$INSPECTOR" --cli --format json \
-    "$@" >"$f.out" 2>"$f.err"
+  HOME="${INSPECTOR_HOME:-$TMP/home}" MCP_INSPECTOR_SECRET_STORE=file \
+    MCP_AUTO_OPEN_ENABLED="${INSPECTOR_AUTO_OPEN:-false}" BROWSER=true \
+    n22 timeout 150 "$INSPECTOR" --cli --format json "$@" >"$f.out" 2>"$f.err"
 }
 
 judge() { # kind(list|search|read) out err: prints a note; exit 0 when the answer is right
@@ -269,6 +274,60 @@ elif grep -qs 'unauthorized\|auth_required' "$TMP/inspector-$(slug "$NOAUTH")".{
   record "inspector: $NOAUTH" PASS "refused: auth_required after hoard's 401"
 else
   record "inspector: $NOAUTH" FAIL "failed, but not with hoard's 401: see $TMP"
+fi
+
+# ---------------------------------------------------------------- 3b. OAuth sign-in
+# The inspector signs in by itself: 401 → metadata discovery → dynamic registration →
+# /authorize with PKCE. Its "Please navigate to: URL" is opened in Debian's chromium
+# (scripts/owner_browser.py, Playwright), where the owner signs in to the web app with an
+# admin token and allows `read` only on the consent page; the browser lands on the
+# inspector's loopback callback, and the inspector trades the code for tokens, kept in its
+# file secret store for the next runs. MCP_AUTO_OPEN_ENABLED=true lets it ask without a
+# TTY; BROWSER=true keeps xdg-open from starting anything itself.
+log "MCP Inspector CLI $V_INSPECTOR: OAuth sign-in, the owner in chromium"
+OWNER=$("$HOARD" token add owner --scopes admin --tokens "$TOKENS" --json |
+  "$PY" -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+SIGNIN="http auto OAuth sign-in, tools/list"
+f="$TMP/inspector-$(slug "$SIGNIN")"
+INSPECTOR_HOME="$TMP/home-oauth" INSPECTOR_AUTO_OPEN=true inspector "$SIGNIN" "$URL" \
+  --transport http --protocol-era auto --method tools/list \
+  --callback-url "http://127.0.0.1:$(free_port)/oauth/callback" &
+SIGNIN_PID=$!
+brc=0 irc=0
+seen=$("$PY" "$ROOT/scripts/owner_browser.py" "$f.err" "$OWNER" read 120 2>&1) || brc=$?
+wait "$SIGNIN_PID" || irc=$?
+seen=$(printf '%s' "$seen" | tail -n 1)
+CALLER=$(sed -n 's/^ *"name": "\(oauth-[^"]*\)".*/\1/p' "$TOKENS" | head -n 1)
+if [[ $brc -eq 2 ]]; then
+  record "inspector: $SIGNIN" SKIP "$seen"
+elif [[ $brc -ne 0 || $irc -ne 0 ]]; then
+  record "inspector: $SIGNIN" FAIL \
+    "browser: ${seen:0:160}; inspector exit $irc: $(tail -c 160 "$f.err" | tr '\n' ' ')"
+elif ! note=$(judge list "$f.out" "$f.err" 2>&1); then
+  record "inspector: $SIGNIN" FAIL "wrong answer: ${note:0:200}"
+elif grep -q '"vault_write"' "$f.out"; then
+  record "inspector: $SIGNIN" FAIL "a write tool was listed to a read-only grant"
+else
+  record "inspector: $SIGNIN" PASS \
+    "owner allowed read in chromium; new caller ${CALLER:-?}; no write tool; ${note#*; }"
+fi
+if [[ $brc -ne 2 ]]; then
+  INSPECTOR_HOME="$TMP/home-oauth" inspector_check "http auto vault_search, stored OAuth token" \
+    search 2026-07-28 "${HTTP[@]}" --protocol-era auto "${SEARCH[@]}"
+  REVOKED="http auto vault_search after hoard token revoke"
+  if [[ -z "$CALLER" ]]; then
+    record "inspector: $REVOKED" FAIL "no OAuth caller in the tokens file"
+  else
+    "$HOARD" token revoke "$CALLER" --tokens "$TOKENS" >/dev/null
+    if INSPECTOR_HOME="$TMP/home-oauth" inspector "$REVOKED" "${HTTP[@]}" --protocol-era auto \
+      "${SEARCH[@]}"; then
+      record "inspector: $REVOKED" FAIL "the revoked caller's token still worked"
+    elif grep -qs 'auth_required\|401\|unauthorized' "$TMP/inspector-$(slug "$REVOKED")".{out,err}; then
+      record "inspector: $REVOKED" PASS "refused: the revoked caller's OAuth token is a 401"
+    else
+      record "inspector: $REVOKED" FAIL "failed, but not with a 401: see $TMP"
+    fi
+  fi
 fi
 
 # ---------------------------------------------------------------- 4. conformance suite
