@@ -1,53 +1,68 @@
-"""The cost of semantic search (issue 19) on the 13k-note Zettelkasten, one run:
+"""The cost of semantic search (issue 19) on the 13k-note Zettelkasten, in one run:
 
-- search latency through MCP (the SDK's in-memory client, the same tool calls an agent
-  makes) with the model off (``semantic="false"``) and on, p50/p95 over the same queries;
-- the embedding rate (a fresh build of a sample of notes, one thread) and the full build time
-  projected from it (the full build itself runs once, in ``make quality``);
-- the server's RSS with the model and the vectors loaded;
-- the vector search against the bare brute-force matrix product it is made of, and the
-  query embedding alone;
-- how long a changed note takes to be found semantically in a running server (watcher on).
+1. **Build**, in process: the index of a copy of the vault, then every note's vector from
+   nothing (``hoard index``'s path: 2 texts at a time on 2 cores, 32 notes a commit), timed.
+   ``--vectors FILE`` copies a ``semantic.db`` built before instead and times a sample.
+2. **Vector search against a bare matrix product**, in process on the built vectors: the
+   query's embedding alone, :meth:`VectorStore.nearest` (unfiltered and with a caller
+   filter), and the brute-force product plus ``argpartition`` it is made of.
+3. **The server**: ``hoard serve --http`` on the copy (model on, watcher on), the official MCP
+   client over loopback HTTP with a bearer token. Once its vectors are loaded: its RSS, and
+   ``vault_search`` p50/p95 with ``semantic="false"`` and ``"true"`` over the same queries,
+   side by side (each query asked once each way, alternating which goes first; the query
+   cache never helps). Then a changed note: a note written into the vault, and the seconds
+   until ``vault_similar`` of an anchor note written before it lists it (the semantic path
+   alone: the watcher, the index, the background embedding, the vector store), and until
+   ``vault_search`` with ``semantic="true"`` ranks it first for a question in other words.
 
-    python bench/semantic.py [--vault DIR] [--state DIR] [--n 200] [--sample 300]
+    python bench/semantic.py [--vault DIR] [--n 200] [--vectors FILE] [--save-vectors FILE]
 
-``--state`` is a state folder whose vectors are already built (``make quality`` leaves one in
-``.state/quality/zk-digitalyoshixi``); the vault and that folder are copied to a temporary
-folder first (the shared data is never written). Prints a table and writes
-``bench/receipts/semantic-<date>.json``. Needs ``make semantic``.
+The shared data is never written. Prints a table and writes ``bench/receipts/semantic-<date>
+.json`` with the machine's load average before and after. Needs ``make semantic``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import numpy as np
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from benchlib import evaldata_dir, machine_info, now_iso, percentile, render_table, write_receipt
+from hoard.adapters.semantic.service import BUILD_THREADS
 from hoard.app.hoard import Hoard
-from hoard.core.config import Config, SemanticConfig
-from hoard.core.policy import OWNER
-from hoard.surfaces.mcp.server import HoardMCP
+from hoard.benchmark.server import ServerProcess, free_port, make_token, proc_status_mb
 
-QUESTION = "which obscure tuba tuning trick did the marching band teach me in spring?"
+ANCHOR = "zz-bench-anchor.md"
+CHANGED = "zz-bench/tuba.md"
+ANCHOR_TEXT = (
+    "---\ntitle: Brass tuning\n---\nOur band teacher showed us how to tune a tuba by ear: "
+    "play against a sustained note and listen for the beating to slow down.\n"
+)
+CHANGED_TEXT = (
+    "---\ntitle: Tuba tuning\n---\nMarching band taught me tuning tubas on cold spring "
+    "mornings: sustain long notes against the reference, wait until beating stops.\n"
+)
+QUESTION = "how did I learn to get a brass instrument in pitch without any gadget?"
+"""Shares no word with the changed note: only the semantic side can find it."""
+SEMANTIC_ON = "\n[semantic]\nenabled = true\n"
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def load_avg() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def queries(n: int) -> list[str]:
@@ -66,106 +81,299 @@ def timed(fn: Callable[[], object], n: int) -> list[float]:
     return out
 
 
-async def mcp_latency(hoard: Hoard, texts: list[str]) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {"false": [], "true": []}
-    async with Client(HoardMCP(hoard, OWNER).server) as c:
-        for text in texts[:5]:
-            await c.call_tool("vault_search", {"query": text, "semantic": "true"})
-        for text in texts:
-            for choice in ("false", "true"):
-                t0 = time.perf_counter()
-                r = await c.call_tool("vault_search", {"query": text, "semantic": choice})
-                out[choice].append((time.perf_counter() - t0) * 1000)
-                assert not r.is_error
+def stats(ms: list[float], digits: int = 2) -> dict[str, float]:
+    return {"p50": round(percentile(ms, 50), digits), "p95": round(percentile(ms, 95), digits)}
+
+
+def say(text: str) -> None:
+    print(f"[semantic bench {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+# -- 1 and 2: in process --------------------------------------------------------------------------
+
+
+def build(vault: Path, state: Path, vectors: Path | None, sample: int) -> dict[str, Any]:
+    """Index the copy, then embed every note (or load ``vectors`` and time a sample)."""
+    out: dict[str, Any] = {"build_threads": BUILD_THREADS, "load_before_build": load_avg()}
+    t0 = time.perf_counter()
+    with Hoard(vault, state) as hoard:
+        out["index_build_s"] = round(time.perf_counter() - t0, 1)
+        assert hoard.semantic is not None, "the vault copy has no [semantic] enabled = true"
+        if vectors is not None:
+            shutil.copy(vectors, state / "semantic.db")
+        last = [time.monotonic()]
+
+        def progress(done: int, total: int) -> None:
+            if time.monotonic() - last[0] > 30:
+                last[0] = time.monotonic()
+                say(f"embedded {done}/{total} (load {load_avg()[0]})")
+
+        t1 = time.perf_counter()
+        embedded = hoard.similarity.build(progress)
+        build_s = time.perf_counter() - t1
+        model, store = hoard.semantic.model, hoard.semantic.store
+        assert model is not None and store is not None
+        out.update(notes=len(store), backend=model.backend, model_id=store.model_id)
+        if embedded >= 1000:
+            out["full_build"] = {
+                "notes": embedded,
+                "minutes": round(build_s / 60, 2),
+                "notes_per_s": round(embedded / build_s, 1),
+            }
+        else:
+            out["sample_build"] = sample_rate(hoard, sample)
+        out["load_after_build"] = load_avg()
+        out.update(vector_costs(hoard))
     return out
 
 
-def change_to_found(hoard: Hoard, vault: Path, deadline_s: float = 60.0) -> float:
-    """Seconds from writing a note to its being the top semantic hit of a question."""
-    note = vault / "zz-bench-semantic-change.md"
-    note.write_text(
-        "---\ntitle: Band practice\n---\nThe marching band taught me to tune "
-        "the tuba by ear on a cold spring morning.\n"
-    )
+def sample_rate(hoard: Hoard, sample: int) -> dict[str, float]:
+    """Notes per second embedding a random sample afresh (as the builder does)."""
+    semantic = hoard.semantic
+    assert semantic is not None and semantic.model is not None and semantic.store is not None
+    paths = random.Random(7).sample(sorted(semantic.store.revisions()), sample)
+    texts = [t for _, _, t in semantic._texts(hoard.index.reader(), paths)]
+    t0 = time.perf_counter()
+    semantic.model.embed_many(texts, BUILD_THREADS)
+    rate = len(texts) / (time.perf_counter() - t0)
+    return {
+        "notes": len(texts),
+        "notes_per_s": round(rate, 1),
+        "projected_full_minutes": round(len(semantic.store) / rate / 60, 2),
+    }
+
+
+def vector_costs(hoard: Hoard) -> dict[str, Any]:
+    semantic = hoard.semantic
+    assert semantic is not None and semantic.model is not None and semantic.store is not None
+    model, store = semantic.model, semantic.store
+    texts = queries(60)
+    q = model.embed(texts[0])
+    mat = store._mat[: len(store)]
+    it = iter(texts * 10)
+    return {
+        "vectors_mb": round(mat.nbytes / 2**20, 1),
+        "query_embedding_ms": stats(timed(lambda: model.embed(next(it)), 60)),
+        "nearest_100_ms": stats(timed(lambda: store.nearest(q, 100, None), 200), 3),
+        "nearest_100_filtered_ms": stats(
+            timed(lambda: store.nearest(q, 100, lambda p: not p.startswith("x")), 100), 3
+        ),
+        "bare_product_argpartition_ms": stats(
+            timed(lambda: np.argpartition(-(mat @ q), 100)[:100], 200), 3
+        ),
+        "bare_product_full_sort_ms": stats(timed(lambda: np.argsort(-(mat @ q)), 100), 3),
+    }
+
+
+# -- 3: the server ---------------------------------------------------------------------------------
+
+
+async def poll(
+    fn: Callable[[], Awaitable[bool]], deadline_s: float, step_s: float = 0.1
+) -> float | None:
+    """Seconds until ``fn()`` says yes, or ``None`` at the deadline."""
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < deadline_s:
-        r = hoard.search(QUESTION, limit=1, semantic="true")
-        if r.results and r.results[0].path == note.name:
-            return time.perf_counter() - t0
-        time.sleep(0.1)
-    return float("nan")
+        if await fn():
+            return round(time.perf_counter() - t0, 2)
+        await anyio.sleep(step_s)
+    return None
+
+
+async def served(base: str, token: str, pid: int, vault: Path, n: int) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=120.0) as hc,
+        Client(streamable_http_client(f"{base}/mcp", http_client=hc)) as c,
+    ):
+
+        async def search(query: str, semantic: str, limit: int = 10) -> dict[str, Any]:
+            r = await c.call_tool(
+                "vault_search", {"query": query, "semantic": semantic, "limit": limit}
+            )
+            assert not r.is_error, r.content
+            data: dict[str, Any] = r.structured_content or {}
+            return data
+
+        async def blended() -> bool:
+            r = await search("tuning", "true")
+            kinds = {w.get("kind") for w in r.get("warnings", [])}
+            return r.get("engine") == "fts5+semantic" and "semantic_partial" not in kinds
+
+        ready_s = await poll(blended, 900, 0.5)
+        out: dict[str, Any] = {"semantic_ready_s": ready_s, "load_at_server": load_avg()}
+        texts = queries(n)
+        for text in texts[:5]:
+            await search(text + " warm", "true")
+        out["server_rss_mb"] = proc_status_mb(pid)
+        lat: dict[str, list[float]] = {"false": [], "true": []}
+        for i, text in enumerate(texts):
+            for choice in ("false", "true") if i % 2 == 0 else ("true", "false"):
+                t0 = time.perf_counter()
+                await search(text, choice)
+                lat[choice].append((time.perf_counter() - t0) * 1000)
+        out["mcp_search_ms"] = {k: stats(v) for k, v in lat.items()}
+        out["mcp_added_p50_ms"] = round(
+            out["mcp_search_ms"]["true"]["p50"] - out["mcp_search_ms"]["false"]["p50"], 2
+        )
+        out["load_after_latency"] = load_avg()
+        out["server_rss_mb_after"] = proc_status_mb(pid)
+        out.update(await changed_note(c, search, vault))
+    return out
+
+
+async def changed_note(
+    c: Client, search: Callable[..., Awaitable[dict[str, Any]]], vault: Path
+) -> dict[str, Any]:
+    """Seconds from writing a note to its being found by the running server's semantic
+    path: listed by ``vault_similar`` of an anchor note written before it, and returned by
+    ``vault_search`` (``semantic="true"``, its folder only) for a question that shares no
+    word with it (``semantic="false"`` is asked last, to show the hit was semantic)."""
+    (vault / ANCHOR).write_text(ANCHOR_TEXT)
+
+    async def anchored() -> bool:
+        r = await c.call_tool("vault_similar", {"path": ANCHOR, "limit": 1})
+        return not r.is_error and (r.structured_content or {}).get("engine") == "semantic"
+
+    await poll(anchored, 60)
+    await anyio.sleep(3)  # the anchor's own vector stored by the builder, not made on demand
+
+    async def similar_lists_it() -> bool:
+        r = await c.call_tool("vault_similar", {"path": ANCHOR, "limit": 3})
+        return any(h["path"] == CHANGED for h in (r.structured_content or {}).get("results", []))
+
+    async def search_finds_it() -> bool:
+        r = await c.call_tool(
+            "vault_search", {"query": QUESTION, "semantic": "true", "folder": "zz-bench"}
+        )
+        return any(h["path"] == CHANGED for h in (r.structured_content or {}).get("results", []))
+
+    (vault / CHANGED).parent.mkdir(exist_ok=True)
+    (vault / CHANGED).write_text(CHANGED_TEXT)
+    t0 = time.perf_counter()
+    similar_s = await poll(similar_lists_it, 60)
+    found = await poll(search_finds_it, max(1.0, 60 - (time.perf_counter() - t0)))
+    search_s = None if found is None else round(time.perf_counter() - t0, 2)
+    lexical = await c.call_tool(
+        "vault_search", {"query": QUESTION, "semantic": "false", "folder": "zz-bench"}
+    )
+    return {
+        "changed_note_in_vault_similar_s": similar_s,
+        "changed_note_in_semantic_search_s": search_s,
+        "same_search_lexical_only": {
+            k: (lexical.structured_content or {}).get(k)
+            for k in ("engine", "results", "typo_corrections", "warnings")
+        },
+    }
+
+
+def serve(tmp: Path, vault: Path, state: Path, n: int) -> dict[str, Any]:
+    tokens = tmp / "tokens.json"
+    token = make_token(tokens)
+    server = ServerProcess(vault, state, tokens, free_port(), tmp / "server.log")
+    server.start()
+    try:
+        out: dict[str, Any] = {"server_healthy_s": round(server.wait_healthy(), 2)}
+        out.update(anyio.run(served, server.base, token, server.pid, vault, n))
+        return out
+    finally:
+        server.stop()
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+
+def copy_vault(source: Path, dest: Path) -> None:
+    shutil.copytree(source, dest)
+    toml = dest / "hoard.toml"
+    text = toml.read_text() if toml.is_file() else ""
+    if "[semantic]" not in text:
+        toml.write_text(text + SEMANTIC_ON)
+
+
+def rows_of(result: dict[str, Any]) -> list[list[str]]:
+    server = result["server"]
+    built = result["build"]
+    rows = [
+        ["MCP vault_search semantic=false p50 / p95 ms", _pp(server["mcp_search_ms"]["false"])],
+        ["MCP vault_search semantic=true p50 / p95 ms", _pp(server["mcp_search_ms"]["true"])],
+        ["added p50 ms (target <= 10)", str(server["mcp_added_p50_ms"])],
+        ["query embedding alone p50 / p95 ms", _pp(built["query_embedding_ms"])],
+        ["vector search top-100 p50 / p95 ms", _pp(built["nearest_100_ms"])],
+        ["  with a caller filter", _pp(built["nearest_100_filtered_ms"])],
+        ["  bare product + argpartition", _pp(built["bare_product_argpartition_ms"])],
+        ["  bare product + full sort", _pp(built["bare_product_full_sort_ms"])],
+        [
+            "server RSS MB, model + vectors loaded (target < 300)",
+            json.dumps(server["server_rss_mb"]),
+        ],
+        [
+            "changed note listed by vault_similar, s (target <= 5)",
+            str(server["changed_note_in_vault_similar_s"]),
+        ],
+        [
+            "changed note found by vault_search (semantic), s",
+            str(server["changed_note_in_semantic_search_s"]),
+        ],
+        [
+            "  the same search lexical-only: hits",
+            str(len(server["same_search_lexical_only"]["results"] or [])),
+        ],
+    ]
+    if "full_build" in built:
+        fb = built["full_build"]
+        rows.insert(
+            0,
+            [
+                "full embedding build (target < 10 min)",
+                f"{fb['notes']} notes in {fb['minutes']} min, {fb['notes_per_s']}/s",
+            ],
+        )
+    else:
+        sb = built["sample_build"]
+        rows.insert(
+            0,
+            [
+                "embedding rate (sample), projected full build",
+                f"{sb['notes_per_s']}/s, {sb['projected_full_minutes']} min",
+            ],
+        )
+    rows.append(
+        [
+            "1-min load: before build / after build / server / end",
+            f"{built['load_before_build'][0]} / {built['load_after_build'][0]} / "
+            f"{server['load_at_server'][0]} / {result['load_end'][0]}",
+        ]
+    )
+    return rows
+
+
+def _pp(s: dict[str, float]) -> str:
+    return f"{s['p50']} / {s['p95']}"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--vault", type=Path, default=evaldata_dir() / "zk-digitalyoshixi" / "notes")
-    ap.add_argument("--state", type=Path, default=Path(".state/quality/zk-digitalyoshixi"))
-    ap.add_argument("--n", type=int, default=200, help="queries per side")
-    ap.add_argument("--sample", type=int, default=300, help="notes embedded afresh for the rate")
+    ap.add_argument("--n", type=int, default=200, help="queries each way through MCP")
+    ap.add_argument("--vectors", type=Path, default=None, help="a semantic.db to start from")
+    ap.add_argument("--save-vectors", type=Path, default=None, help="copy the built vectors here")
+    ap.add_argument("--sample", type=int, default=300, help="notes timed with --vectors")
     ap.add_argument("--receipt", type=Path, default=None)
     args = ap.parse_args(argv)
-    if not (args.state / "semantic.db").is_file():
-        print(
-            f"semantic bench: no vectors in {args.state} (run make quality first)", file=sys.stderr
-        )
-        return 2
     started = now_iso()
-    rows: list[list[str]] = []
-    result: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="hoard-semantic-") as tmp:
-        vault, state = Path(tmp) / "vault", Path(tmp) / "state"
-        shutil.copytree(args.vault, vault)
-        shutil.copytree(args.state, state)
-        rss0 = rss_mb()
-        t0 = time.perf_counter()
-        config = Config(semantic=SemanticConfig(enabled=True))
-        with Hoard(vault, state, config=config, watch=True) as hoard:
-            assert hoard.semantic is not None
-            hoard.semantic.load()
-            load_s = time.perf_counter() - t0
-            assert hoard.semantic.wait_until_current(600), "vectors not current"
-            store, model = hoard.semantic.store, hoard.semantic.model
-            assert store is not None and model is not None
-            texts = queries(args.n)
-            lat = anyio.run(mcp_latency, hoard, texts)
-            rss = rss_mb()
-            q = model.embed(texts[0])
-            mat = store._mat[: len(store)]
-            embed_ms = timed(lambda: model.embed(texts[1]), 50)
-            nearest_ms = timed(lambda: store.nearest(q, 100, None), 200)
-            nearest_f_ms = timed(lambda: store.nearest(q, 100, lambda p: not p.startswith("x")), 50)
-            product_ms = timed(lambda: np.argpartition(-(mat @ q), 100)[:100], 200)
-            changed_s = change_to_found(hoard, vault)
-            sample = random.Random(7).sample(sorted(store.revisions()), args.sample)
-            texts_sample = hoard.semantic._texts(hoard.index.reader(), sample)
-            t1 = time.perf_counter()
-            for _, _, text in texts_sample:
-                model.embed(text)
-            rate = len(texts_sample) / (time.perf_counter() - t1)
-            notes = len(store)
-    p50 = {k: percentile(v, 50) for k, v in lat.items()}
-    result = {
-        "notes": notes,
-        "backend": model.backend,
-        "model_load_s": round(load_s, 2),
-        "rss_mb_before_open": round(rss0, 1),
-        "rss_mb_model_and_vectors_loaded": round(rss, 1),
-        "vectors_mb": round(mat.nbytes / 2**20, 1),
-        "mcp_search_ms": {
-            k: {"p50": round(percentile(v, 50), 2), "p95": round(percentile(v, 95), 2)}
-            for k, v in lat.items()
-        },
-        "mcp_search_added_p50_ms": round(p50["true"] - p50["false"], 2),
-        "query_embed_ms_p50": round(percentile(embed_ms, 50), 2),
-        "vector_search_ms_p50": round(percentile(nearest_ms, 50), 3),
-        "vector_search_filtered_ms_p50": round(percentile(nearest_f_ms, 50), 3),
-        "matrix_product_top100_ms_p50": round(percentile(product_ms, 50), 3),
-        "embed_notes_per_s": round(rate, 2),
-        "projected_full_build_min": round(notes / rate / 60, 1),
-        "changed_note_found_s": round(changed_s, 2),
-    }
-    rows = [[k, json.dumps(v)] for k, v in result.items()]
-    print(render_table(["measure", "value"], rows))
+    with tempfile.TemporaryDirectory(prefix="hoard-semantic-") as tmp_name:
+        tmp = Path(tmp_name)
+        vault, state = tmp / "vault", tmp / "state"
+        copy_vault(args.vault, vault)
+        say(f"building (load {load_avg()})")
+        result: dict[str, Any] = {"build": build(vault, state, args.vectors, args.sample)}
+        if args.save_vectors is not None:
+            shutil.copy(state / "semantic.db", args.save_vectors)
+        say(f"serving (load {load_avg()})")
+        result["server"] = serve(tmp, vault, state, args.n)
+    result["load_end"] = load_avg()
+    print(render_table(["measure", "value"], rows_of(result)))
     payload = {"kind": "semantic", "started": started, "machine": machine_info(), **result}
     print(f"\nreceipt: {write_receipt('semantic', payload, args.receipt)}")
     return 0

@@ -102,13 +102,6 @@ class MiniLM:
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
         w = read_safetensors(model_dir / "model.safetensors")
-        self.word = w["embeddings.word_embeddings.weight"]
-        self.position = w["embeddings.position_embeddings.weight"]
-        self.token_type = w["embeddings.token_type_embeddings.weight"][0]
-        self.ln0 = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        self.layers = [
-            _layer(w, f"encoder.layer.{i}.") for i in range(int(config["num_hidden_layers"]))
-        ]
         self.dim = int(config["hidden_size"])
         self.backend = "numpy"
         self._cache: OrderedDict[str, Matrix] = OrderedDict()
@@ -123,6 +116,16 @@ class MiniLM:
             else:
                 self._onnx = graph.OnnxEncoder(w, config)
                 self.backend = "onnx"
+                # onnxruntime holds its own copy: keeping the numpy weights (or the mapped
+                # file, whose pages the graph's build touched) would double the RSS.
+                return
+        self.word = w["embeddings.word_embeddings.weight"]
+        self.position = w["embeddings.position_embeddings.weight"]
+        self.token_type = w["embeddings.token_type_embeddings.weight"][0]
+        self.ln0 = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        self.layers = [
+            _layer(w, f"encoder.layer.{i}.") for i in range(int(config["num_hidden_layers"]))
+        ]
 
     def embed_query(self, text: str) -> Matrix:
         """:meth:`embed`, remembered for the last :data:`QUERY_CACHE` texts."""

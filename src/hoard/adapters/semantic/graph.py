@@ -107,6 +107,9 @@ class OnnxEncoder:
         self.session = ort.InferenceSession(
             build_model(weights, config), options, providers=["CPUExecutionProvider"]
         )
+        # The session keeps the serialised model (86 MB of weights it has already copied)
+        # only to rebuild itself on a provider change, which never happens here.
+        self.session._model_bytes = None
 
     def hidden(self, ids: list[int]) -> NDArray[np.float32]:
         feed = {
