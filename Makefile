@@ -6,7 +6,7 @@ STATE  ?= .state/example
 VAULT  ?= examples/vault
 
 .PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs fuzz-api \
-	semantic semantic-reference fuzz third-party
+	semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -106,6 +106,13 @@ quality: install
 # npm and the registry, so it is not part of `make test` nor of CI (which has no node).
 third-party: install
 	scripts/third_party_clients.sh
+
+# The cost of semantic search on the 13k-note zk vault (issue 19): the full embedding build,
+# a real `hoard serve --http` through the MCP client (search with the model on vs off, RSS,
+# a changed note found), the vector search vs a bare matrix product. ARGS="--vectors FILE"
+# starts from vectors built before instead of embedding every note.
+bench-semantic: semantic
+	HOARD_EVALDATA=$(HOARD_EVALDATA) $(BIN)/python bench/semantic.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .state .pytest_cache .mypy_cache .ruff_cache
