@@ -70,7 +70,8 @@ def semantic_side(
         in_folder = folder is None or path.startswith(folder + "/")
         return in_folder and (visible is None or visible(path))
 
-    hits = semantic.search(query, config.candidates, allowed)
+    unfiltered = folder is None and visible is None
+    hits = semantic.search(query, config.candidates, None if unfiltered else allowed)
     if hits is None:
         return unavailable("the semantic model is not loaded; this search is lexical only")
     side = Side(tuple(hits), config.weight)

@@ -116,27 +116,37 @@ class VectorStore:
 
     def nearest(self, query: Matrix, n: int, allowed: Allowed | None) -> list[tuple[str, float]]:
         """The ``n`` stored notes most similar to ``query`` (cosine: the vectors are unit
-        length) that ``allowed`` lets through, best first."""
+        length) that ``allowed`` lets through, best first. One matrix-vector product, then
+        a partial sort of the best few (all of them only when the filter lets too few of
+        those through)."""
         with self._lock:
             count = len(self._paths)
             if count == 0 or n <= 0:
                 return []
             sims = self._mat[:count] @ query
-            paths = list(self._paths)
-        if allowed is None and n < count:
-            top = np.argpartition(-sims, n)[:n]
-            order = top[np.argsort(-sims[top], kind="stable")]
-        else:
-            order = np.argsort(-sims, kind="stable")
-        out: list[tuple[str, float]] = []
-        for i in order:
-            path = paths[int(i)]
-            if allowed is None or allowed(path):
-                out.append((path, float(sims[i])))
-                if len(out) == n:
+            for pool in (min(count, n if allowed is None else max(4 * n, n + 64)), count):
+                order = _best(sims, pool)
+                out: list[tuple[str, float]] = []
+                for i in order:
+                    path = self._paths[int(i)]
+                    if allowed is None or allowed(path):
+                        out.append((path, float(sims[i])))
+                        if len(out) == n:
+                            return out
+                if pool == count:
                     break
-        return out
+            return out
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def _best(sims: Matrix, k: int) -> Matrix:
+    """The indexes of the ``k`` highest values, highest first (ties by index)."""
+    if k < len(sims):
+        top = np.argpartition(-sims, k - 1)[:k]
+        out: Matrix = top[np.lexsort((top, -sims[top]))]
+        return out
+    full: Matrix = np.argsort(-sims, kind="stable")
+    return full
