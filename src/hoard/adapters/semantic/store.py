@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from hoard.adapters.semantic.encoder import Matrix
 
@@ -142,11 +143,11 @@ class VectorStore:
             self._conn.close()
 
 
-def _best(sims: Matrix, k: int) -> Matrix:
+def _best(sims: Matrix, k: int) -> NDArray[np.intp]:
     """The indexes of the ``k`` highest values, highest first (ties by index)."""
     if k < len(sims):
         top = np.argpartition(-sims, k - 1)[:k]
-        out: Matrix = top[np.lexsort((top, -sims[top]))]
+        out: NDArray[np.intp] = top[np.lexsort((top, -sims[top]))]
         return out
-    full: Matrix = np.argsort(-sims, kind="stable")
+    full: NDArray[np.intp] = np.argsort(-sims, kind="stable")
     return full
