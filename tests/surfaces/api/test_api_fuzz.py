@@ -75,9 +75,12 @@ def _asked(case: Any, response: Any) -> set[str]:
     except ValueError:
         body = None
     if isinstance(body, dict):
-        for key in ("path", "index_path"):
+        for key in ("path", "index_path", "new_path"):
             if isinstance(body.get(key), str):
                 asked.add(body[key])
+        for moved in body.get("files") or []:  # a move: every file it reports touching
+            if isinstance(moved, dict) and isinstance(moved.get("path"), str):
+                asked.add(moved["path"])
     return asked
 
 
@@ -106,6 +109,17 @@ KNOWN_PATHS = (
     "tech/hub.md", "tech/other.md", "tech/_INDEX.md", "life/long.md", "secret/plan.md",
     "personal-notes/diary.md", "tech/fuzzed.md", "life/fuzzed-new.md", "personal-notes/new.md",
 )  # fmt: skip
+EDITS = st.sampled_from([
+    {"op": "append", "text": "appended by the fuzzer"},
+    {"op": "prepend", "text": "prepended"},
+    {"op": "append_to_section", "heading": "Nope", "text": "x"},
+    {"op": "find_replace", "find": "the", "replace": "THE", "expected_count": 1},
+    {"op": "set_fields", "fields": {"status": "draft"}},
+    {"op": "remove_fields", "keys": ["title"]},
+    {"op": "add_tags", "tags": ["fuzzed"]},
+    {"op": "remove_tags", "tags": ["alpha", "beta"]},
+])  # fmt: skip
+WRITE_METHODS = ("PUT", "POST", "PATCH")
 
 
 @st.composite
@@ -124,8 +138,12 @@ def _cases(draw: st.DrawFn, operation: Any, vault: Path) -> Any:
                 case.body[key] = target
         if "content" in case.body and draw(st.booleans()):
             case.body["content"] = note(draw(st.sampled_from(["Fuzz", "Hub"])), draw(st.text()))
+        if "edits" in case.body and draw(st.booleans()):
+            case.body["edits"] = draw(st.lists(EDITS, min_size=1, max_size=3))
+        if "new_path" in case.body:
+            case.body["new_path"] = draw(st.sampled_from(KNOWN_PATHS))
     file = vault / target
-    if operation.path.startswith("/notes/") and operation.method.upper() in ("PUT", "POST"):
+    if operation.path.startswith("/notes/") and operation.method.upper() in WRITE_METHODS:
         case.headers = dict(case.headers or {})
         case.headers.pop("If-None-Match", None)
         case.headers.pop("If-Match", None)

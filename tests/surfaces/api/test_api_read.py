@@ -169,7 +169,7 @@ def test_the_openapi_document_describes_every_route(api: Api) -> None:
     doc = api.client("reader").get("/openapi.json").json()
     assert doc["openapi"].startswith("3.1")
     paths = doc["paths"]
-    assert set(paths["/notes/{path}"]) == {"get", "put"}
+    assert set(paths["/notes/{path}"]) == {"get", "put", "patch"}
     for route in ("/search", "/list", "/list/{path}", "/notes/{path}/links",
                   "/notes/{path}/history", "/notes/{path}/archive", "/restore", "/file-note",
                   "/proposals", "/proposals/{proposal_id}/confirm", "/policy",

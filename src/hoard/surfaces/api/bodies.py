@@ -4,7 +4,12 @@ document from these same types."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from hoard.core.edits import MAX_EDITS
+from hoard.surfaces.mcp.edit_tools import EDITS_HELP
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,6 +17,25 @@ class NoteBody:
     """A note's full text (the body may instead be the bare text as ``text/markdown``)."""
 
     content: str
+
+
+@dataclass(frozen=True, slots=True)
+class EditBody:
+    """``vault_edit``'s edit list (docs/edits.md), applied in order, all or nothing."""
+
+    edits: Annotated[
+        list[dict[str, Any]], Field(min_length=1, max_length=MAX_EDITS, description=EDITS_HELP)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveBody:
+    """``vault_move``'s target: where the note goes, and whether links to it follow."""
+
+    new_path: Annotated[str, Field(description="Where the note goes (vault-relative).")]
+    update_links: Annotated[
+        bool, Field(description="Rewrite every link to the note (default true).")
+    ] = True
 
 
 @dataclass(frozen=True, slots=True)

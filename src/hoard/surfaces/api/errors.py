@@ -6,9 +6,10 @@ The status is the error's own :attr:`~hoard.core.errors.HoardError.http_status` 
 not_found, 409 exists/conflict, 422 contract_violation, 403 forbidden/private_note/protected,
 413 too_large, 400 invalid_argument/path_rejected/bad_query, 428 a write without its
 precondition, 410 an expired proposal, 503 busy, 500 io_error), with one HTTP rule on top:
-when the request's own ``If-Match`` / ``If-None-Match`` decided a write, a stale or failed
-precondition is ``412 Precondition Failed`` (the body still says ``conflict`` or ``exists``
-and carries ``current_revision``).
+when the request's own precondition decided a write, it failed with ``412 Precondition
+Failed``: a stale ``If-Match`` (``conflict``) or ``If-None-Match: *`` on an existing note
+(``exists``); the body still says which and carries ``current_revision``. Any other
+``exists`` (a move onto a taken path) stays ``409``.
 """
 
 from __future__ import annotations
@@ -27,8 +28,15 @@ UNAUTHORIZED_BODY = {
 }
 
 
-def status_of(exc: HoardError, precondition: bool = False) -> int:
-    if precondition and isinstance(exc, Conflict | Exists):
+Preconditions = frozenset[str]
+"""The precondition headers a write request carried: ``if-match``, ``if-none-match``."""
+NONE: Preconditions = frozenset()
+
+
+def status_of(exc: HoardError, preconditions: Preconditions = NONE) -> int:
+    if isinstance(exc, Conflict) and "if-match" in preconditions:
+        return 412
+    if isinstance(exc, Exists) and "if-none-match" in preconditions:
         return 412
     return exc.http_status
 
@@ -38,8 +46,8 @@ def _json(status: int, body: dict[str, object], headers: dict[str, str]) -> Resp
     return Response(payload, status, {**_HEADERS, **headers}, media_type="application/json")
 
 
-def error_response(exc: HoardError, precondition: bool = False) -> Response:
-    return _json(status_of(exc, precondition), exc.to_object(), {})
+def error_response(exc: HoardError, preconditions: Preconditions = NONE) -> Response:
+    return _json(status_of(exc, preconditions), exc.to_object(), {})
 
 
 def unauthorized() -> Response:

@@ -59,3 +59,13 @@ def expected_revision(headers: Headers, required: bool = True) -> str | None:
             "If-None-Match: * (create a new note)"
         )
     return None
+
+
+def if_match(headers: Headers) -> str:
+    """The revision an edit or a move starts from: ``If-Match: "<revision>"`` is required
+    (428 without; ``If-None-Match`` makes no sense for a note that must exist)."""
+    if "if-none-match" in headers:
+        raise InvalidArgument('this call changes an existing note: send If-Match: "<revision>"')
+    revision = expected_revision(headers, required=True)
+    assert revision is not None  # required=True: no header is a 428, If-None-Match refused
+    return revision

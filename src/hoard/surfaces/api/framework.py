@@ -28,7 +28,7 @@ from starlette.responses import Response
 from hoard.core.errors import HoardError, InvalidArgument, IoError
 from hoard.core.models import to_json
 from hoard.core.policy import Caller
-from hoard.surfaces.api.errors import error_response, unauthorized
+from hoard.surfaces.api.errors import NONE, error_response, unauthorized
 from hoard.surfaces.caller import caller_in
 
 log = logging.getLogger("hoard.api")
@@ -102,7 +102,8 @@ class Op:
     inline: Callable[[Call], bool] | None = None
     """Run on the event loop when this says yes: only small, bounded work that never waits."""
     precondition: bool = False
-    """``If-Match`` / ``If-None-Match`` govern this write: a stale one is 412, not 409."""
+    """``If-Match`` / ``If-None-Match`` govern this write: a stale ``If-Match`` (``conflict``)
+    or a failed ``If-None-Match: *`` (``exists``) is 412, not 409."""
     etag: bool = False
     """Successful answers carry the note's revision as a strong ``ETag``."""
 
@@ -213,8 +214,10 @@ def endpoint(op: Op) -> Callable[[Request], Awaitable[Response]]:
         caller = caller_in(request.scope)
         if caller is None:
             return unauthorized()
-        precondition = op.precondition and (
-            "if-match" in request.headers or "if-none-match" in request.headers
+        preconditions = (
+            frozenset(h for h in ("if-match", "if-none-match") if h in request.headers)
+            if op.precondition
+            else NONE
         )
         try:
             params = parse_params(op.params, request)
@@ -225,7 +228,7 @@ def endpoint(op: Op) -> Callable[[Request], Awaitable[Response]]:
             else:
                 result = await run_in_threadpool(op.handler, call)
         except HoardError as exc:
-            return error_response(exc, precondition)
+            return error_response(exc, preconditions)
         except Exception:
             log.exception("%s %s failed unexpectedly", op.method, op.path)
             return error_response(IoError("internal error; the server log has the details"))

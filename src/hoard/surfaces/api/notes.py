@@ -1,6 +1,6 @@
 """Routes of one note: read it (with its revision as the ETag), its links and history, write
-it under ``If-Match`` / ``If-None-Match: *``, archive it, restore a preserved revision, file a
-note with its index line."""
+it under ``If-Match`` / ``If-None-Match: *``, edit part of it or move it under ``If-Match``,
+archive it, restore a preserved revision, file a note with its index line."""
 
 from __future__ import annotations
 
@@ -13,13 +13,21 @@ from hoard.core.models import (
     FileNoteResult,
     HistoryResult,
     LinksResult,
+    MoveResult,
     ReadResult,
     RestoreResult,
     RevisionContent,
     WriteResult,
 )
-from hoard.surfaces.api.bodies import ArchiveBody, FileNoteBody, NoteBody, RestoreBody
-from hoard.surfaces.api.etags import etag, expected_revision, none_match
+from hoard.surfaces.api.bodies import (
+    ArchiveBody,
+    EditBody,
+    FileNoteBody,
+    MoveBody,
+    NoteBody,
+    RestoreBody,
+)
+from hoard.surfaces.api.etags import etag, expected_revision, if_match, none_match
 from hoard.surfaces.api.framework import Body, Call, Op, Param, Reply
 
 API_PREFIX = "/api/v1"
@@ -53,7 +61,7 @@ def written(result: Any, revision: str | None, created: bool) -> Reply:
 
 
 def note_ops(hoard: Hoard) -> list[Op]:
-    return [*_read_ops(hoard), *_write_ops(hoard)]
+    return [*_read_ops(hoard), *_write_ops(hoard), *_edit_ops(hoard)]
 
 
 def _read_ops(hoard: Hoard) -> list[Op]:
@@ -145,4 +153,38 @@ def _write_ops(hoard: Hoard) -> list[Op]:
            "notes", file_note,
            {200: FileNoteResult, 201: FileNoteResult, 202: FileNoteResult}, (),
            Body(FileNoteBody), WRITE_ERRORS),
+    ]  # fmt: skip
+
+
+def _edit_ops(hoard: Hoard) -> list[Op]:
+    """``vault_edit`` as ``PATCH`` and ``vault_move`` as ``POST .../move``: both start from the
+    revision the caller read (``If-Match``, required even for a dry run)."""
+
+    def patch_note(call: Call) -> Reply:
+        expected = if_match(call.headers)
+        body: EditBody = call.body
+        p = call.params
+        r = hoard.edits.edit(p["path"], body.edits, expected, bool(p["dry_run"]), call.caller)
+        return written(r, r.revision, False)
+
+    def move(call: Call) -> Reply:
+        expected = if_match(call.headers)
+        b: MoveBody = call.body
+        p = call.params
+        r = hoard.moves.move(
+            p["path"], b.new_path, expected, b.update_links, bool(p["dry_run"]), call.caller
+        )
+        return Reply(r, 202 if r.status == "proposed" else 200)
+
+    return [
+        Op("PATCH", "/notes/{path}", "edit",
+           "Edit part of a note (If-Match: its revision): append, prepend, a section by its "
+           "heading, find and replace, frontmatter fields and tags; all or nothing.",
+           "notes", patch_note, {200: WriteResult, 202: WriteResult}, (NOTE_PATH, DRY_RUN),
+           Body(EditBody), WRITE_ERRORS, precondition=True, etag=True),
+        Op("POST", "/notes/{path}/move", "move",
+           "Move or rename a note (If-Match: its revision) and rewrite every link to it and "
+           "both folders' _INDEX.md, as one journaled transaction; 409 if new_path is taken.",
+           "notes", move, {200: MoveResult, 202: MoveResult}, (NOTE_PATH, DRY_RUN),
+           Body(MoveBody), WRITE_ERRORS, precondition=True),
     ]  # fmt: skip
