@@ -8,12 +8,29 @@ read it from there and never look at credentials themselves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
 from hoard.core.policy import Caller
 
 CALLER_SCOPE_KEY = "hoard.caller"
+
+CallerResolver = Callable[[Mapping[str, str], MutableMapping[str, Any]], Caller | None]
+"""Names the caller of a request from its (lower-cased) headers and ASGI scope, or ``None``.
+The guard tries the bearer token first, then each resolver in turn."""
+
+
+class Refusal(Exception):
+    """What the guard answers instead of the app (status, JSON body, headers); a caller
+    resolver raises it to refuse a request outright (e.g. a failed CSRF check)."""
+
+    def __init__(
+        self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(status)
+        self.status = status
+        self.body = body
+        self.headers = headers or {}
 
 
 def caller_in(scope: Mapping[str, Any]) -> Caller | None:

@@ -32,13 +32,12 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMappi
 from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.routing import Mount
 
 from hoard.adapters.tokens import TokenStore
 from hoard.app.admin import TokenAdmin
 from hoard.core.policy import Caller
 from hoard.surfaces.api import API_PREFIX, build_api
-from hoard.surfaces.caller import CALLER_SCOPE_KEY
+from hoard.surfaces.caller import CALLER_SCOPE_KEY, CallerResolver, Refusal
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.oauth.provider import HoardOAuth
 from hoard.surfaces.oauth.routes import oauth_app, resource_metadata_url
@@ -73,24 +72,6 @@ def allowed_hosts(host: str, port: int) -> set[str]:
 
 MAX_HEADER_BYTES = 16 * 1024
 """All request header names and values together (the largest browsers send is a few KiB)."""
-
-
-class _Refusal(Exception):
-    def __init__(
-        self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
-    ) -> None:
-        super().__init__(status)
-        self.status = status
-        self.body = body
-        self.headers = headers or {}
-
-
-Refusal = _Refusal
-"""What a caller resolver raises to refuse a request outright (e.g. a failed CSRF check)."""
-
-CallerResolver = Callable[[Mapping[str, str], Scope], Caller | None]
-"""Names the caller of a request from its (lower-cased) headers and ASGI scope, or ``None``.
-The guard tries the bearer token first, then each resolver in turn."""
 
 
 async def _respond(
@@ -145,7 +126,7 @@ class Guard:
         to_web = self.web is not None and not not_web
         try:
             receive = await self._admit(scope, receive, to_web)
-        except _Refusal as r:
+        except Refusal as r:
             await _respond(send, r.status, r.body, r.headers)
             return
         if to_web and self.web is not None:
@@ -155,13 +136,13 @@ class Guard:
 
     async def _admit(self, scope: Scope, receive: Receive, to_web: bool = False) -> Receive:
         if sum(len(k) + len(v) for k, v in scope.get("headers", [])) > MAX_HEADER_BYTES:
-            raise _Refusal(431, {"error": "too_large", "message": "request headers are too large"})
+            raise Refusal(431, {"error": "too_large", "message": "request headers are too large"})
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
         }
         problem = self.tokens.status()
         if problem is not None:
-            raise _Refusal(
+            raise Refusal(
                 503,
                 {
                     "error": "unavailable",
@@ -171,12 +152,12 @@ class Guard:
             )
         host = headers.get("host", "").lower()
         if host not in self.hosts:
-            raise _Refusal(421, {"error": "misdirected", "message": "unexpected Host header"})
+            raise Refusal(421, {"error": "misdirected", "message": "unexpected Host header"})
         origin = headers.get("origin")
         if origin is not None and origin.lower() not in self.origins:
-            raise _Refusal(403, {"error": "forbidden", "message": "foreign Origin refused"})
+            raise Refusal(403, {"error": "forbidden", "message": "foreign Origin refused"})
         if scope.get("path") == "/healthz":
-            raise _Refusal(200, {"status": "ok"})
+            raise Refusal(200, {"status": "ok"})
         if to_web:
             return receive
         if scope.get("path") not in self.public:
@@ -185,7 +166,7 @@ class Guard:
             return receive
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            raise _Refusal(
+            raise Refusal(
                 413,
                 {
                     "error": "too_large",
@@ -194,7 +175,7 @@ class Guard:
             )
         body = await self._read_body(receive)
         if not str(scope.get("path", "")).startswith("/api/") and body.lstrip()[:1] == b"[":
-            raise _Refusal(
+            raise Refusal(
                 400,
                 {
                     "jsonrpc": "2.0",
@@ -218,7 +199,7 @@ class Guard:
             caller = resolve(headers, scope)
         if caller is None:
             challenge = self.challenge + (', error="invalid_token"' if token else "")
-            raise _Refusal(
+            raise Refusal(
                 401,
                 {
                     "error": "unauthorized",
@@ -234,11 +215,11 @@ class Guard:
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                raise _Refusal(400, {"error": "invalid_argument", "message": "client went away"})
+                raise Refusal(400, {"error": "invalid_argument", "message": "client went away"})
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                raise _Refusal(
+                raise Refusal(
                     413,
                     {
                         "error": "too_large",
@@ -264,6 +245,22 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+def _api_first(api: ASGIApp, app: ASGIApp) -> ASGIApp:
+    """Everything under ``/api/v1`` goes to the JSON API (which answers its own JSON 404 and
+    405); a ``Mount`` would leave a path its pattern cannot match (a ``%0A`` in a note path)
+    to the MCP app's plain-text 404."""
+
+    async def routed(scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] == "http" and (path == API_PREFIX or path.startswith(API_PREFIX + "/")):
+            scope["root_path"] = scope.get("root_path", "") + API_PREFIX
+            await api(scope, receive, send)
+        else:
+            await app(scope, receive, send)
+
+    return routed
 
 
 def _routed(paths: frozenset[str], oauth: ASGIApp, mcp: ASGIApp) -> ASGIApp:
@@ -307,9 +304,9 @@ def build_app(
         host=host,
     )
     api = build_api(mcp.hoard, TokenAdmin(mcp.hoard.deps, tokens))
-    inner.router.routes.append(Mount(API_PREFIX, app=api))
+    served = _api_first(api, inner)
     if oauth is None:
-        return Guard(inner, tokens, hosts, max_body, web=web, resolvers=resolvers)
+        return Guard(served, tokens, hosts, max_body, web=web, resolvers=resolvers)
     endpoints, paths = oauth_app(oauth)
-    app = _routed(paths, endpoints, inner)
+    app = _routed(paths, endpoints, served)
     return Guard(app, tokens, hosts, max_body, oauth, paths, web, resolvers)

@@ -24,6 +24,7 @@ from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.mcp.stdio import run_stdio
 from hoard.surfaces.oauth.provider import HoardOAuth
 from hoard.surfaces.web import WebOwner, build_web
+from hoard.surfaces.web.api_session import api_session
 
 log = logging.getLogger("hoard.serve")
 
@@ -166,7 +167,10 @@ def serve_http(
     if oauth is not None:  # the consent page asks the owner signed in to the web app
         oauth.owner = WebOwner(hoard.owner_tools(tokens)[0])
     extra = public_hosts(public_url) if public_url else set()
-    app = build_app(mcp, tokens, host, port, oauth=oauth, web=web, public_hosts=extra)
+    session = api_session(web.sessions)  # the owner's browser session on /api/v1 too
+    app = build_app(
+        mcp, tokens, host, port, oauth=oauth, web=web, resolvers=(session,), public_hosts=extra
+    )
     shown = f"[{host}]" if ":" in host else host
     sys.stderr.write(
         f"hoard: the web app: open http://{shown}:{port}/signin/link?code={code} to sign in "

@@ -20,6 +20,8 @@ from hoard.app.hoard import Hoard
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.http import CallerResolver, build_app
 from hoard.surfaces.mcp.server import HoardMCP
+from hoard.surfaces.web import build_web
+from hoard.surfaces.web.api_session import api_session
 
 SECRET_WORD = "zanzibarquux"
 PRIVATE_WORD = "quillfeatherpine"
@@ -85,6 +87,8 @@ class Api:
     tokens: dict[str, str]
     store: TokenStore
     clients: dict[str, httpx2.Client] = field(default_factory=dict)
+    signin_code: str | None = None
+    """With the web app: its one-time sign-in link's code."""
 
     def client(self, name: str) -> httpx2.Client:
         if name not in self.clients:
@@ -143,7 +147,10 @@ def start_api(
     resolvers: tuple[CallerResolver, ...] = (),
     max_body: int | None = None,
     strict: bool = False,
+    web: bool = False,
 ) -> tuple[Api, LiveServer, HoardMCP]:
+    """The server; with ``web``, the web app too, and its session accepted by the API (as
+    ``hoard serve --http`` wires it)."""
     vault = make_vault(tmp / "vault")
     hoard = Hoard(vault, tmp / "state")
     store = TokenStore(tmp / "tokens.json", strict=strict)
@@ -152,10 +159,14 @@ def start_api(
     # Bind first to learn the port the Host check must accept.
     live = LiveServer(None)
     kwargs: dict[str, Any] = {} if max_body is None else {"max_body": max_body}
+    code = None
+    if web:
+        kwargs["web"], code = build_web(hoard, store, show_private=True)
+        resolvers = (*resolvers, api_session(kwargs["web"].sessions))
     app = build_app(mcp, store, "127.0.0.1", live.port, resolvers=resolvers, **kwargs)
     live.server.config.app = app
     live.start()
-    return Api(live.url, hoard, vault, tokens, store), live, mcp
+    return Api(live.url, hoard, vault, tokens, store, signin_code=code), live, mcp
 
 
 @pytest.fixture(scope="module")

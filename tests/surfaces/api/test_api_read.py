@@ -157,6 +157,12 @@ def test_an_unknown_route_and_a_wrong_method_answer_spec_error_objects(api: Api)
     r = c.delete("/search")
     assert r.status_code == 405
     assert r.json()["error"] == "invalid_argument"
+    # A note path no route pattern matches (a line break in it) is still the API's JSON 404,
+    # never the plain-text 404 of the app beside it.
+    for method in ("GET", "PATCH"):
+        r = c.request(method, "/notes/a%0Ab%0Dc.md", json={"edits": []})
+        _error(r, 404, "not_found")
+        assert r.headers["content-type"] == "application/json"
 
 
 def test_a_caller_without_the_admin_scope_is_403_forbidden(api: Api) -> None:

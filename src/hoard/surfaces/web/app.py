@@ -20,7 +20,7 @@ from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
 from hoard.surfaces.web import filters
 from hoard.surfaces.web.context import Web, error_page
-from hoard.surfaces.web.guard import ASGIApp, WebGuard
+from hoard.surfaces.web.guard import WebGuard
 from hoard.surfaces.web.pages import (
     access,
     activity,
@@ -43,8 +43,10 @@ async def _hoard_error(request: Request, exc: Exception) -> Response:
     return error_page(request, exc)
 
 
-def build_web(hoard: Hoard, tokens: TokenStore, *, show_private: bool) -> tuple[ASGIApp, str]:
-    """The web app (an ASGI app for ``/``) and a one-time sign-in code for the owner."""
+def build_web(hoard: Hoard, tokens: TokenStore, *, show_private: bool) -> tuple[WebGuard, str]:
+    """The web app (an ASGI app for ``/``; its ``sessions`` also sign the owner in to the JSON
+    API, see :func:`hoard.surfaces.web.api_session.api_session`) and a one-time sign-in code
+    for the owner."""
     sessions, desk = hoard.owner_tools(tokens)
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True)
     filters.install(env)

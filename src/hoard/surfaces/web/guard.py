@@ -62,6 +62,14 @@ def header(scope: Scope, name: bytes) -> str:
     return ""
 
 
+def csrf_ok(expected: str, scope: Scope, body: bytes = b"") -> bool:
+    """Does an unsafe request carry the session's CSRF token (the ``X-CSRF-Token`` header, or
+    the ``csrf`` field of a urlencoded form ``body``)? Also the JSON API's check for requests
+    signed in by the session cookie (:mod:`hoard.surfaces.web.api_session`)."""
+    presented = header(scope, b"x-csrf-token") or _form_field(scope, body, "csrf")
+    return bool(expected) and hmac.compare_digest(presented.encode(), expected.encode())
+
+
 class WebGuard:
     def __init__(self, app: ASGIApp, sessions: Sessions, style_hash: str) -> None:
         self.app = app
@@ -84,8 +92,7 @@ class WebGuard:
         if method in UNSAFE:
             body = await _read(receive)
             expected = session.row.csrf if session is not None else cookies.get(PRE_COOKIE, "")
-            presented = header(scope, b"x-csrf-token") or _form_field(scope, body, "csrf")
-            if not expected or not hmac.compare_digest(presented.encode(), expected.encode()):
+            if not csrf_ok(expected, scope, body):
                 await _plain(send, 403, "refused: the form's CSRF token is missing or wrong")
                 return
             receive = _replay(body)
