@@ -29,8 +29,6 @@ HTTP_ROWS = (
     "read_small",
     "read_large",
     "search",
-    "api_read_small",
-    "api_search",
     "links",
     "code_trivial",
     "code_search",
@@ -51,6 +49,7 @@ FLOOR_ROWS = (
     "raw_links",
     "raw_list_500",
 )
+API_ROWS = ("api_read_small", "api_search")
 IN_PROCESS_ROWS = ("rebuild", "sync_nochange", "stat_walk", "raw_fts")
 BASELINE_ROWS = ("naive_substring", "naive_any_word", "grep")
 
@@ -98,11 +97,12 @@ def full_run(tmp_path_factory: pytest.TempPathFactory) -> FullRun:
 def test_a_full_run_measures_every_row_with_samples_and_no_errors(full_run: FullRun) -> None:
     assert full_run.outcome.code == 0, full_run.outcome.stderr
     figures = full_run.receipt["figures"]
-    for key in HTTP_ROWS + FLOOR_ROWS + IN_PROCESS_ROWS + BASELINE_ROWS:
+    for key in HTTP_ROWS + API_ROWS + FLOOR_ROWS + IN_PROCESS_ROWS + BASELINE_ROWS:
         assert figures[key]["n"] > 0, key
         assert figures[key]["errors"] == 0, (key, figures[key]["error_examples"])
         assert figures[key]["p50_ms"] >= 0
     assert {figures[k]["group"] for k in HTTP_ROWS} == {"http"}
+    assert {figures[k]["group"] for k in API_ROWS} == {"api"}
     assert figures["search"]["n"] == 3
 
 
@@ -246,3 +246,12 @@ def test_a_row_with_errors_never_passes_and_targets_scale_with_the_corpus() -> N
     assert targets_for(13_415)["rebuild"] == [("p50", 6_000.0)]
     assert targets_for(167_093)["search"] == [("p50", 30.0), ("p95", 100.0)]
     assert "rebuild" not in targets_for(50_000)
+
+
+def test_the_report_prints_the_json_api_beside_the_same_mcp_calls(full_run: FullRun) -> None:
+    lines = render(full_run.receipt).splitlines()
+    assert any(line.startswith("| API/HTTP") for line in lines)
+    read = [line for line in lines if line.startswith("- JSON API: GET note")]
+    search = [line for line in lines if line.startswith("- JSON API: GET search")]
+    assert len(read) == 1 and "vault_read, small note" in read[0] and read[0].endswith("x")
+    assert len(search) == 1 and "vault_search (MCP/HTTP)" in search[0]

@@ -21,7 +21,7 @@ CheckFn = Callable[[int, dict[str, Any]], str | None]
 async def api_phase(
     r: Runner, http: httpx2.AsyncClient, key: str, name: str, url_for: UrlFor, check: CheckFn
 ) -> None:
-    row = r.row(key, name)
+    row = r.row(key, name, "api")
     headers = {"Authorization": f"Bearer {r.token}"}
 
     async def call(i: int, timed: bool) -> None:

@@ -18,7 +18,15 @@ from typing import Any
 
 import hoard
 
-GROUPS = {"http": "MCP/HTTP", "floor": "floor", "in-process": "in-process", "baseline": "baseline"}
+GROUPS = {
+    "http": "MCP/HTTP",
+    "api": "API/HTTP",
+    "floor": "floor",
+    "in-process": "in-process",
+    "baseline": "baseline",
+}
+SIDE_BY_SIDE = (("api_read_small", "read_small"), ("api_search", "search"))
+"""JSON API rows and the MCP rows of the same calls, compared in the facts under the table."""
 DISTRIBUTIONS = (
     "hoard",
     "mcp",
@@ -141,6 +149,18 @@ def ratio(new: Any, old: Any) -> str:
     return f"{new / old:.2f}x" if ok and old and not math.isnan(new) else "—"
 
 
+def load_line(machine: dict[str, Any]) -> list[str]:
+    """The machine's 1/5/15-minute load at the start and the end (timings move with it)."""
+    start, end = machine.get("loadavg_start"), machine.get("loadavg")
+    if not start and not end:
+        return []
+
+    def show(v: Any) -> str:
+        return " / ".join(f"{x:.2f}" for x in v) if v else "?"
+
+    return [f"load average (1/5/15 min): {show(start)} at the start, {show(end)} at the end"]
+
+
 def render(receipt: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
     """The table of every figure, then the facts (index size, server RSS, ...)."""
     corpus = receipt["corpus"]
@@ -149,6 +169,7 @@ def render(receipt: dict[str, Any], baseline: dict[str, Any] | None = None) -> s
         f"hoard bench {receipt['versions'].get('hoard', '?')}: {corpus['notes']:,} notes, "
         f"{corpus['mb']} MB ({what}); n = {receipt['settings']['n']}, "
         f"warm-up {receipt['settings']['warmup']}",
+        *load_line(receipt.get("machine") or {}),
         "",
     ]
     head = ["via", "name", "n", "errors", "p50 ms", "p95 ms", "max ms", "target", "result"]
@@ -208,6 +229,7 @@ def facts_lines(receipt: dict[str, Any], baseline: dict[str, Any] | None) -> lis
                 f"- {f['name']}: p50 {ratio(f['p50_ms'], search['p50_ms'])} that of "
                 f"{search['name']} ({GROUPS.get(search.get('group', ''), '')})"
             )
+    out.extend(side_by_side(figures))
     untouched = receipt.get("source_vault_untouched")
     if untouched is not None:
         out.append(f"- source vault untouched: {untouched}")
@@ -216,4 +238,18 @@ def facts_lines(receipt: dict[str, Any], baseline: dict[str, Any] | None) -> lis
             out.append(f"- {f['name']}: {f['note']}")
         for e in f.get("error_examples") or []:
             out.append(f"  ! {f['name']}: {e}")
+    return out
+
+
+def side_by_side(figures: dict[str, Any]) -> list[str]:
+    """``- JSON API: GET note ... p50 7.4 ms vs vault_read ... (MCP/HTTP) 11.4 ms: 0.65x``."""
+    out = []
+    for api_key, mcp_key in SIDE_BY_SIDE:
+        api, mcp = figures.get(api_key), figures.get(mcp_key)
+        if not api or not mcp or not api.get("p50_ms") or not mcp.get("p50_ms"):
+            continue
+        out.append(
+            f"- {api['name']}: p50 {fmt_ms(api['p50_ms'])} ms vs {mcp['name']} (MCP/HTTP) "
+            f"{fmt_ms(mcp['p50_ms'])} ms: {ratio(api['p50_ms'], mcp['p50_ms'])}"
+        )
     return out

@@ -47,7 +47,7 @@ from hoard.core.errors import InvalidArgument
 Say = Callable[[str], None]
 DEFAULT_NOTES = 2500
 DEFAULT_SEED = 20261130
-GROUP_ORDER = ("http", "floor", "in-process", "baseline")
+GROUP_ORDER = ("http", "api", "floor", "in-process", "baseline")
 TRANSPORT = (
     "Streamable HTTP on 127.0.0.1, official mcp Client (streamable_http_client, bearer "
     "token), one session, sequential calls; server: hoard serve --http in its own process"
@@ -156,7 +156,7 @@ def run_bench(
     """Measure, and return the receipt. The vault named in ``opts`` is only read."""
     log: Say = say or (lambda _msg: None)
     bar_for: Callable[[str], Bar] = make_bar or (lambda _label: _NoBar())
-    started = now_iso()
+    started, load_start = now_iso(), machine_info()["loadavg"]
     n, warmup = opts.n, opts.warmup_calls
     if n < 1 or warmup < 0:
         raise InvalidArgument("--n must be at least 1 and --warmup at least 0")
@@ -189,6 +189,7 @@ def run_bench(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     receipt["started"] = started
+    receipt["machine"]["loadavg_start"] = load_start  # "loadavg" is the load at the end
     receipt["finished"] = now_iso()
     receipt["argv"] = list(argv) if argv is not None else None
     return receipt
