@@ -54,10 +54,10 @@ def wait_until(pred: Callable[[], Any], timeout: float = 15.0) -> Any:
         time.sleep(0.02)
 
 
-def make_vault(root: Path) -> Path:
+def make_vault(root: Path, toml: str = "") -> Path:
     for folder in ("secret", "tech", "personal-notes", "life"):
         (root / folder).mkdir(parents=True)
-    (root / "hoard.toml").write_text('protected = ["secret/**"]\n', encoding="utf-8")
+    (root / "hoard.toml").write_text('protected = ["secret/**"]\n' + toml, encoding="utf-8")
     (root / "secret" / "plan.md").write_text(
         note("Takeover plan", f"The {SECRET_WORD} plan, in full. See [[hub]]."), encoding="utf-8"
     )
@@ -148,10 +148,11 @@ def start_api(
     max_body: int | None = None,
     strict: bool = False,
     web: bool = False,
+    toml: str = "",
 ) -> tuple[Api, LiveServer, HoardMCP]:
     """The server; with ``web``, the web app too, and its session accepted by the API (as
     ``hoard serve --http`` wires it)."""
-    vault = make_vault(tmp / "vault")
+    vault = make_vault(tmp / "vault", toml)
     hoard = Hoard(vault, tmp / "state")
     store = TokenStore(tmp / "tokens.json", strict=strict)
     tokens = {name: store.add(name, s, m)[1] for name, (s, m) in CALLERS.items()}
