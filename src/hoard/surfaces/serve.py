@@ -8,6 +8,7 @@ import json
 import logging
 import socket
 import sys
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,6 +21,7 @@ from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.client_config import Target, snippet, stdio_args
 from hoard.surfaces.http import build_app, is_loopback
+from hoard.surfaces.mcp.events import publish_on_change, with_background
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.mcp.stdio import run_stdio
 from hoard.surfaces.oauth.provider import HoardOAuth
@@ -149,6 +151,12 @@ def oauth_issuer(
     return HoardOAuth(OAuthStore(hoard.state_dir / "oauth.db"), tokens, base, f"{base}/mcp")
 
 
+def callers(tokens: TokenStore) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """Each caller with its scopes and write mode: what the tools a caller is listed
+    depend on (a change is published to listening clients, see :mod:`.mcp.events`)."""
+    return tuple((e.name, e.scopes, e.write_mode) for e in tokens.entries())
+
+
 def serve_http(
     hoard: Hoard,
     caller: Caller,
@@ -171,6 +179,7 @@ def serve_http(
     app = build_app(
         mcp, tokens, host, port, oauth=oauth, web=web, resolvers=(session,), public_hosts=extra
     )
+    app = with_background(app, partial(publish_on_change, mcp.bus, partial(callers, tokens)))
     shown = f"[{host}]" if ":" in host else host
     sys.stderr.write(
         f"hoard: the web app: open http://{shown}:{port}/signin/link?code={code} to sign in "

@@ -15,6 +15,7 @@ from typing import Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp_types import ListToolsResult
 from pydantic import ValidationError
 
@@ -99,6 +100,8 @@ class HoardMCP:
     def __init__(self, hoard: Hoard, default_caller: Caller) -> None:
         self.hoard = hoard
         self.default_caller = default_caller
+        self.bus = InMemorySubscriptionBus()
+        """Where change events for ``subscriptions/listen`` streams are published."""
         self.server = _Server(
             "hoard",
             title="hoard",
@@ -106,6 +109,7 @@ class HoardMCP:
             instructions=INSTRUCTIONS,
             version=__version__,
             log_level="WARNING",
+            subscriptions=self.bus,
         )
         self.server.caller_of_request = self.caller_of_request
         for register in TOOL_GROUPS:
