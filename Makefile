@@ -5,8 +5,8 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench bench-core scale quality clean docs fuzz-api \
-	semantic semantic-reference bench-semantic fuzz third-party
+.PHONY: serve test lint typecheck unit install bench bench-core bench-web scale quality clean \
+	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -97,6 +97,11 @@ scale: install
 # The longer in-process study (query kinds, watcher on/off, CLI memory): bench/core_bench.py.
 bench-core: install
 	$(BIN)/python bench/core_bench.py $(ARGS)
+
+# The web app's speed (bench/web_bench.py): server time of note pages and as-you-type search
+# on the zk vault, and the first page's weight; receipt bench/receipts/web-<date>.json.
+bench-web: install
+	$(BIN)/python bench/web_bench.py --vault $(BENCH_VAULT) $(ARGS)
 
 quality: install
 	$(BIN)/python bench/quality.py --all $(ARGS)

@@ -224,3 +224,26 @@ def test_a_live_update_never_replaces_an_open_editors_text(owner_page: Any, site
     site.hoard.writes.write("tech/uptime-monitoring.md", changed, current.revision)
     page.wait_for_selector("#disk-status .warn", timeout=5000)  # the page noticed by itself
     assert page.input_value("#content") == typed
+
+
+def test_as_you_type_search_starts_at_three_characters_and_enter_searches_anything(
+    owner_page: Any,
+) -> None:
+    page = owner_page
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda r: (
+            asked.append(r.url.partition("q=")[2].partition("&")[0])
+            if "/search/results" in r.url
+            else None
+        ),
+    )
+    assert "from 3 characters on" in page.inner_text("#q-hint")
+    page.type("#q", "wir", delay=30)
+    page.wait_for_selector("ol.results li")
+    assert asked and all(len(q) >= 3 for q in asked)  # "w" and "wi" were never sent
+    page.fill("#q", "wi")
+    with page.expect_request("**/search/results?q=wi*"):
+        page.press("#q", "Enter")
+    page.wait_for_selector("ol.results li")

@@ -18,6 +18,9 @@ from hoard.core.errors import HoardError, NotFound
 from hoard.core.policy import Caller
 
 SESSION_KEY = "hoard.web.session"
+TYPING_MIN_CHARS = 3
+"""As-you-type search starts at this many characters (1-2 letters expand to too many words
+to answer quickly on a large vault); Enter searches anything."""
 COOKIE = "hoard_session"
 PRE_COOKIE = "hoard_pre"
 
@@ -69,6 +72,7 @@ def page(request: Request, name: str, status: int = 200, **ctx: Any) -> Response
         "who": session.row.caller if session is not None else "",
         "badge": web.desk.pending_count() if session is not None else 0,
         "path_now": request.url.path,
+        "typing_min": TYPING_MIN_CHARS,
     }
     common.update(ctx)
     return web.templates.TemplateResponse(request, name, common, status_code=status)

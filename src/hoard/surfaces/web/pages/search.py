@@ -11,7 +11,9 @@ from starlette.routing import Route
 
 from hoard.core.errors import BadQuery, HoardError
 from hoard.core.models import SearchResult
-from hoard.surfaces.web.context import caller_of, is_fragment, page, web_of
+from hoard.surfaces.web.context import TYPING_MIN_CHARS, caller_of, is_fragment, page, web_of
+
+__all__ = ["ROUTES", "TYPING_MIN_CHARS"]
 
 
 def _search(request: Request, limit: int) -> dict[str, Any]:

@@ -75,6 +75,22 @@
     });
   }
 
+  // As-you-type search asks the server only from data-min-chars characters on (shorter
+  // prefixes match too much to be quick on a large vault); Enter still searches anything.
+  function typing() {
+    var last = new WeakMap();
+    document.addEventListener("input", function (e) {
+      var el = e.target;
+      if (!el || !el.getAttribute || !el.hasAttribute("data-min-chars")) { return; }
+      var min = parseInt(el.getAttribute("data-min-chars"), 10) || 1;
+      var value = el.value.trim();
+      if (value.length > 0 && value.length < min) { return; }
+      if (last.get(el) === value) { return; }
+      last.set(el, value);
+      el.dispatchEvent(new CustomEvent("hoard:typed", { bubbles: true }));
+    });
+  }
+
   function copyButtons() {
     document.addEventListener("click", function (e) {
       var b = e.target.closest ? e.target.closest("[data-copy]") : null;
@@ -90,6 +106,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     watchEditor();
     palette();
+    typing();
     copyButtons();
     poll();
   });
