@@ -54,6 +54,8 @@ class Param:
     slashes: bool = False
     """A path parameter that may hold ``/`` (a note path)."""
     choices: tuple[str, ...] = ()
+    many: bool = False
+    """A query parameter that may repeat (``?tag=a&tag=b``): a list, ``default`` when absent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,10 @@ def _convert(p: Param, raw: str) -> Any:
 def parse_params(params: tuple[Param, ...], request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for p in params:
+        if p.many:
+            values = request.query_params.getlist(p.name)
+            out[p.name] = [_convert(p, v) for v in values] if values else p.default
+            continue
         if p.where == "path":
             raw: str | None = request.path_params.get(p.name)
         elif p.where == "header":

@@ -56,6 +56,8 @@ def _parameter(p: Param) -> dict[str, Any]:
         schema["default"] = p.default
     if p.where == "path":
         schema["minLength"] = 1
+    if p.many:
+        schema = {"type": "array", "items": schema}
     out: dict[str, Any] = {"name": p.name, "in": p.where, "required": p.required or
                            p.where == "path", "schema": schema}  # fmt: skip
     if p.description:
