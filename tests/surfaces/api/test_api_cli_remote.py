@@ -64,3 +64,45 @@ def test_a_local_only_command_is_refused_with_server(
 ) -> None:
     assert run([*remote, "check"]) == 2
     assert "local vault only" in capsys.readouterr().err
+
+
+def _as(api: Api, tmp_path: Path, who: str) -> list[str]:
+    token_file = tmp_path / f"token-{who}"
+    token_file.write_text(api.tokens[who] + "\n")
+    return ["--server", api.url, "--token-file", str(token_file)]
+
+
+def test_edit_mv_and_tags_through_the_server(
+    api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    writer = _as(api, tmp_path, "writer")
+    made = api.client("writer").put(
+        "/notes/tech/remote-edit.md", json={"content": note("Remote edit", "Body.")},
+        headers={"If-None-Match": "*"},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    file = api.vault / "tech" / "remote-edit.md"
+    assert run([*writer, "edit", "tech/remote-edit.md", "--append", "Appended from afar.",
+                "--tag", "remote"]) == 0  # fmt: skip
+    assert capsys.readouterr().out.startswith("written tech/remote-edit.md")
+    assert "Appended from afar." in file.read_text() and "remote" in file.read_text()
+    assert run([*writer, "mv", "tech/remote-edit.md", "life/remote-edit.md", "--dry-run"]) == 0
+    assert "life/remote-edit.md" in capsys.readouterr().out and file.exists()
+    assert run([*writer, "mv", "tech/remote-edit.md", "life/remote-edit.md"]) == 0
+    assert "moved tech/remote-edit.md -> life/remote-edit.md" in capsys.readouterr().out
+    assert not file.exists() and (api.vault / "life" / "remote-edit.md").exists()
+    assert run([*writer, "tags", "--json"]) == 0
+    tags = {t["tag"]: t["count"] for t in json.loads(capsys.readouterr().out)["tags"]}
+    assert tags["remote"] == 1
+
+
+def test_a_remote_edit_of_a_proposer_is_a_proposal_and_a_stale_revision_is_refused(
+    api: Api, remote: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = (api.vault / "tech" / "hub.md").read_bytes()
+    assert run([*remote, "edit", "tech/hub.md", "--append", "proposed line"]) == 0
+    assert capsys.readouterr().out.startswith("proposed tech/hub.md: proposal ")
+    assert run([*remote, "edit", "tech/hub.md", "--append", "x", "--revision", "0" * 64,
+                "--json"]) == 2  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["error"] == "conflict"
+    assert (api.vault / "tech" / "hub.md").read_bytes() == before

@@ -20,7 +20,7 @@ from typing import Any
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
-from hoard.core.models import to_json
+from hoard.core.models import MoveResult, TagsResult, WriteResult, to_json
 from hoard.surfaces.cli.common import add_common
 
 COMMANDS = ("edit", "tags", "mv")
@@ -137,15 +137,23 @@ def edits_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
     if args.command == "tags":
-        tags = hoard.tags(args.folder)
-        text = "\n".join(f"{t.count:6}  {t.tag}" for t in tags.tags) or "no tags"
-        print(json.dumps(to_json(tags), ensure_ascii=False, indent=2) if args.json else text)
+        print_tags(args, hoard.tags(args.folder))
         return 0
     if args.command == "mv":
         return _move(args, hoard)
     edits = edits_from_args(args)
     revision = args.revision or hoard.read(args.path, 0, 1).revision
-    result = hoard.edits.edit(args.path, edits, revision, args.dry_run)
+    print_edit(args, hoard.edits.edit(args.path, edits, revision, args.dry_run))
+    return 0
+
+
+def print_tags(args: argparse.Namespace, tags: TagsResult) -> None:
+    text = "\n".join(f"{t.count:6}  {t.tag}" for t in tags.tags) or "no tags"
+    print(json.dumps(to_json(tags), ensure_ascii=False, indent=2) if args.json else text)
+
+
+def print_edit(args: argparse.Namespace, result: WriteResult) -> None:
+    """``hoard edit``'s output (also through a server: ``hoard --server``)."""
     if args.json:
         print(json.dumps(to_json(result), ensure_ascii=False, indent=2))
     elif result.status == "dry_run":
@@ -153,19 +161,29 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         violations = result.preflight.violations if result.preflight else []
         for v in violations:
             print(f"would break the contract: {v['field']}: {v['message']}", file=sys.stderr)
+    elif result.status == "proposed":
+        print(f"proposed {result.path}: proposal {result.proposal_id}, expires {result.expires_at}")
     else:
         print(f"{result.status} {result.path} ({(result.revision or '')[:12]})")
-    return 0
 
 
 def _move(args: argparse.Namespace, hoard: Hoard) -> int:
     revision = args.revision or hoard.read(args.path, 0, 1).revision
-    r = hoard.moves.move(args.path, args.new_path, revision, not args.no_links, args.dry_run)
+    print_move(
+        args, hoard.moves.move(args.path, args.new_path, revision, not args.no_links, args.dry_run)
+    )
+    return 0
+
+
+def print_move(args: argparse.Namespace, r: MoveResult) -> None:
+    """``hoard mv``'s output (also through a server: ``hoard --server``)."""
     if args.json:
         print(json.dumps(to_json(r), ensure_ascii=False, indent=2))
-        return 0
+        return
     if r.status == "dry_run":
         sys.stdout.write(r.diff or "")
+    elif r.status == "proposed":
+        print(f"proposed {r.path} -> {r.new_path}: proposal {r.proposal_id}")
     else:
         print(
             f"{r.status} {r.path} -> {r.new_path}"
@@ -175,7 +193,6 @@ def _move(args: argparse.Namespace, hoard: Hoard) -> int:
         print(f"  {f.role:<6} {f.path}", file=sys.stderr)
     for p in r.not_rewritten:
         print(f"  not rewritten (private): {p}", file=sys.stderr)
-    return 0
 
 
 def git_lines(entries: list[Any]) -> list[str]:

@@ -1,6 +1,7 @@
-"""``hoard --server URL --token-file FILE COMMAND ...``: the CLI's read and proposal commands
-through a running server's JSON API (``/api/v1``), so a second machine can use the vault
-without its files. Output is the same as for a local vault (``--json``: the same objects).
+"""``hoard --server URL --token-file FILE COMMAND ...``: the CLI's read, edit, move and
+proposal commands through a running server's JSON API (``/api/v1``), so a second machine can
+use the vault without its files. Output is the same as for a local vault (``--json``: the
+same objects).
 """
 
 from __future__ import annotations
@@ -17,13 +18,22 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from hoard.core.errors import InvalidArgument
-from hoard.core.models import LinksResult, ListResult, ReadResult, RunResult, SearchResult
-from hoard.surfaces.cli import reads
+from hoard.core.models import (
+    LinksResult,
+    ListResult,
+    MoveResult,
+    ReadResult,
+    RunResult,
+    SearchResult,
+    TagsResult,
+    WriteResult,
+)
+from hoard.surfaces.cli import edits, reads
 from hoard.surfaces.cli.common import EXIT_ERROR, EXIT_OK
 
 REMOTE_COMMANDS = (
     "search", "read", "list", "links", "run-js", "history", "proposals", "confirm", "reject",
-    "restore",
+    "restore", "edit", "mv", "tags",
 )  # fmt: skip
 
 
@@ -45,7 +55,12 @@ class ApiClient:
         self.timeout = timeout
 
     def call(
-        self, method: str, path: str, params: dict[str, Any] | None = None, body: Any = None
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
     ) -> Any:
         query = {k: _param(v) for k, v in (params or {}).items() if v is not None}
         url = (
@@ -59,6 +74,8 @@ class ApiClient:
         req.add_header("Accept", "application/json")
         if data is not None:
             req.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            req.add_header(name, value)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                 return json.loads(resp.read() or b"null")
@@ -110,6 +127,8 @@ def run_remote(args: argparse.Namespace) -> int:
 
 def _dispatch(args: argparse.Namespace, api: ApiClient) -> int:
     cmd = args.command
+    if cmd in ("edit", "mv", "tags"):
+        return _fields_command(args, api)
     if cmd in ("search", "read", "list", "links", "run-js"):
         kind, data, printer = _read_command(args, api)
         if args.json:
@@ -150,6 +169,28 @@ def _dispatch(args: argparse.Namespace, api: ApiClient) -> int:
         data = api.call("POST", "/restore", body={"revision_id": args.revision_id,
                                                   "path": args.path})  # fmt: skip
         _show(args, data, f"{data['status']} {data['path']} from {data['revision_id']}")
+    return EXIT_OK
+
+
+def _fields_command(args: argparse.Namespace, api: ApiClient) -> int:
+    """``edit`` (``PATCH``) and ``mv`` (``POST .../move``) under ``If-Match``: the revision
+    given, else the note's current one; ``tags``."""
+    if args.command == "tags":
+        edits.print_tags(
+            args, _typed(TagsResult, api.call("GET", "/tags", {"folder": args.folder}))
+        )
+        return EXIT_OK
+    revision = args.revision or api.call("GET", f"/notes/{args.path}", {"max_bytes": 1})["revision"]
+    match = {"If-Match": f'"{revision}"'}
+    params = {"dry_run": True} if args.dry_run else None
+    if args.command == "edit":
+        body: dict[str, Any] = {"edits": edits.edits_from_args(args)}
+        data = api.call("PATCH", f"/notes/{args.path}", params, body, match)
+        edits.print_edit(args, _typed(WriteResult, data))
+        return EXIT_OK
+    body = {"new_path": args.new_path, "update_links": not args.no_links}
+    data = api.call("POST", f"/notes/{args.path}/move", params, body, match)
+    edits.print_move(args, _typed(MoveResult, data))
     return EXIT_OK
 
 
