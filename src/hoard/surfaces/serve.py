@@ -173,7 +173,7 @@ def serve_http(
     web, code = build_web(hoard, tokens, show_private=is_loopback(host))
     oauth = oauth_issuer(hoard, tokens, host, port, public_url)
     if oauth is not None:  # the consent page asks the owner signed in to the web app
-        oauth.owner = WebOwner(hoard.owner_tools(tokens)[0])
+        oauth.owner = WebOwner(web.sessions)
     extra = public_hosts(public_url) if public_url else set()
     session = api_session(web.sessions)  # the owner's browser session on /api/v1 too
     app = build_app(

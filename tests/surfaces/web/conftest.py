@@ -58,7 +58,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         web, code = build_web(hoard, tokens, show_private=True)
         url = f"http://127.0.0.1:{port}"
         oauth = HoardOAuth(OAuthStore(base / "state" / "oauth.db"), tokens, url, f"{url}/mcp")
-        oauth.owner = WebOwner(hoard.owner_tools(tokens)[0])
+        oauth.owner = WebOwner(web.sessions)
         app = build_app(mcp, tokens, "127.0.0.1", port, oauth=oauth, web=web)
         config = uvicorn.Config(
             app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
