@@ -101,7 +101,8 @@ class MiniLM:
         # tokenizer.json pads every text to 128 tokens: one text alone needs no padding.
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        w = read_safetensors(model_dir / "model.safetensors")
+        weights = model_dir / "model.safetensors"
+        w = read_safetensors(weights)
         self.dim = int(config["hidden_size"])
         self.backend = "numpy"
         self._cache: OrderedDict[str, Matrix] = OrderedDict()
@@ -114,7 +115,10 @@ class MiniLM:
                 if backend == "onnx":
                     raise
             else:
-                self._onnx = graph.OnnxEncoder(w, config)
+                # A fresh mapping of the file for the word table: the graph's build read
+                # every page of the first one, this one holds only the rows looked up.
+                word = read_safetensors(weights)["embeddings.word_embeddings.weight"]
+                self._onnx = graph.OnnxEncoder(w, config, word)
                 self.backend = "onnx"
                 # onnxruntime holds its own copy: keeping the numpy weights (or the mapped
                 # file, whose pages the graph's build touched) would double the RSS.

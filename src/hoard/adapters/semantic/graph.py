@@ -47,8 +47,11 @@ class _Graph:
 
 
 def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> bytes:
-    """The BERT encoder as a serialised ONNX model: inputs ``ids`` and ``positions``
-    (int64, shape 1 x n), output ``hidden`` (float32, 1 x n x hidden)."""
+    """The BERT encoder as a serialised ONNX model: inputs ``words`` (the tokens' rows of
+    the word embedding table, float32, 1 x n x hidden) and ``positions`` (int64, 1 x n),
+    output ``hidden`` (float32, 1 x n x hidden). The word table (47 of the model's 90 MB)
+    stays out of the graph: the caller looks the rows up in the mapped weights file, so
+    only the rows of tokens in use are ever in memory."""
     g = _Graph(weights)
     hidden = int(config["hidden_size"])
     n_heads = int(config["num_attention_heads"])
@@ -57,11 +60,9 @@ def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> byt
     g.init("heads_shape", np.array([0, 0, n_heads, d], np.int64))
     g.init("merge_shape", np.array([0, 0, hidden], np.int64))
     g.init("scale", np.array(1 / math.sqrt(d), np.float32))
-    word = g.init("word", weights["embeddings.word_embeddings.weight"])
     pos = g.init("pos", weights["embeddings.position_embeddings.weight"])
     token_type = g.init("type", weights["embeddings.token_type_embeddings.weight"][0])
-    words = g.node("Gather", [word, "ids"], "emb.word")
-    x = g.node("Add", [words, g.node("Gather", [pos, "positions"], "emb.pos")], "emb.sum")
+    x = g.node("Add", ["words", g.node("Gather", [pos, "positions"], "emb.pos")], "emb.sum")
     x = g.norm(g.node("Add", [x, token_type], "emb.typed"), "embeddings.LayerNorm", "e", eps)
     layers = int(config["num_hidden_layers"])
     for i in range(layers):
@@ -85,7 +86,7 @@ def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> byt
         g.nodes,
         "minilm",
         [
-            helper.make_tensor_value_info("ids", TensorProto.INT64, [1, None]),
+            helper.make_tensor_value_info("words", TensorProto.FLOAT, [1, None, hidden]),
             helper.make_tensor_value_info("positions", TensorProto.INT64, [1, None]),
         ],
         [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, [1, None, hidden])],
@@ -99,7 +100,11 @@ def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> byt
 class OnnxEncoder:
     """One onnxruntime session on one thread (2 shared cores: more threads only wait)."""
 
-    def __init__(self, weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> None:
+    def __init__(
+        self, weights: dict[str, NDArray[Any]], config: dict[str, Any], word: NDArray[Any]
+    ) -> None:
+        self.word = word
+        """The word embedding table, a view of the mapped weights file (rows read on use)."""
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -113,7 +118,7 @@ class OnnxEncoder:
 
     def hidden(self, ids: list[int]) -> NDArray[np.float32]:
         feed = {
-            "ids": np.array([ids], np.int64),
+            "words": np.asarray(self.word[ids], np.float32)[None],
             "positions": np.arange(len(ids), dtype=np.int64)[None],
         }
         out = self.session.run(["hidden"], feed)[0]
