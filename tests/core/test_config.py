@@ -9,13 +9,8 @@ from typing import Any
 import pytest
 
 from hoard.adapters.fs.config_file import load_config
-from hoard.core.config import (
-    CONFIG_NAME,
-    SCHEMA,
-    Config,
-    ContractConfig,
-    parse_config,
-)
+from hoard.core.config import CONFIG_NAME, Config, ContractConfig
+from hoard.core.config_schema import SCHEMA, parse_config
 from hoard.core.config_reference import config_docs, render_config_reference
 from hoard.core.errors import ConfigError, InvalidArgument
 

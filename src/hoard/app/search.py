@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hoard.adapters.search.fallback import SubstringSearcher
@@ -124,8 +124,7 @@ class SearchFlow:
         outcome, error, blended = self._blended(req)
         contested = is_contested(outcome.hits)
         step = self._rerank_step(reranker, args, contested, outcome)
-        hits = step.hits[offset : offset + args.limit]
-        self._add_synthesis_warnings(hits, caller)
+        hits = self._with_synthesis_warnings(step.hits[offset : offset + args.limit], caller)
         return SearchResult(
             query=args.query,
             engine=step.engine,
@@ -210,11 +209,13 @@ class SearchFlow:
             )
         return self.fallback.search(req)
 
-    def _add_synthesis_warnings(self, hits: list[SearchHit], caller: Caller) -> None:
+    def _with_synthesis_warnings(self, hits: list[SearchHit], caller: Caller) -> list[SearchHit]:
         """Registered summaries carry their synthesis state; one budget for the whole page."""
         by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
-        for h in hits:
-            h.warnings.extend(by_path.get(h.path, []))
+        return [
+            replace(h, warnings=[*h.warnings, *by_path[h.path]]) if by_path.get(h.path) else h
+            for h in hits
+        ]
 
 
 _FTS_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})

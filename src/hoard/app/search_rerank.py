@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hoard.adapters.search.rerank import MAX_TEXT_CHARS, Reranker, RerankFailed, rerank_shortlist
@@ -64,9 +64,8 @@ def rerank_hits(
         lambda h: is_private(h.path),
     )
     slot_scores = [h.score for h in head]
-    for h, score in zip(order, slot_scores, strict=True):
-        h.score = score
-    return order + tail
+    moved = [replace(h, score=score) for h, score in zip(order, slot_scores, strict=True)]
+    return moved + tail
 
 
 @dataclass

@@ -1,12 +1,13 @@
 """``docs/config.md``: every key of ``hoard.toml`` with its default and meaning, generated
-from :data:`hoard.core.config.SCHEMA` (``make docs``; a test keeps the page in step)."""
+from :data:`hoard.core.config_schema.SCHEMA` (``make docs``; a test keeps the page in step)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from hoard.core.config import SCHEMA, SECTIONS, Config
+from hoard.core.config import Config
+from hoard.core.config_schema import SCHEMA, SECTIONS
 
 
 def config_docs() -> str:
@@ -41,7 +42,7 @@ REFERENCE_HEADER = """# hoard.toml reference
 
 Optional, at the vault root; it travels with the vault. Every key is optional; an unknown key
 or a bad value stops hoard at startup with a message naming the key. This page is generated
-from `hoard.core.config.SCHEMA` by `make docs`, and a test keeps it in step with the code.
+from `hoard.core.config_schema.SCHEMA` by `make docs`, and a test keeps it in step with the code.
 
 """
 

@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass
+# Result types are frozen (a use-case builds a new one rather than changing one it handed
+# out). They are not slotted: the MCP SDK derives each output schema from the class's
+# attributes, and slots turn the fields' defaults into member descriptors it cannot read.
+
+
+@dataclass(frozen=True)
 class SearchHit:
     path: str
     title: str
@@ -22,7 +27,7 @@ class SearchHit:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SearchResult:
     query: str
     engine: str
@@ -58,7 +63,7 @@ class SimilarResult:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReadResult:
     path: str
     revision: str
@@ -71,7 +76,7 @@ class ReadResult:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class ListEntry:
     path: str
     kind: str
@@ -79,14 +84,14 @@ class ListEntry:
     mtime: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class ListResult:
     path: str
     entries: list[ListEntry]
     truncated: bool
 
 
-@dataclass
+@dataclass(frozen=True)
 class OutgoingLink:
     target: str
     resolved_path: str | None
@@ -97,7 +102,7 @@ class OutgoingLink:
     line: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class LinksResult:
     path: str
     outgoing: list[OutgoingLink]
@@ -110,7 +115,7 @@ class LinksResult:
     """More outgoing links or backlinks than one page holds (``limits.links_max``)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckViolation:
     path: str
     field: str
@@ -118,14 +123,14 @@ class CheckViolation:
     message: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class BrokenLink:
     path: str
     target: str
     line: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckResult:
     checked: int
     violations: list[CheckViolation]
@@ -133,7 +138,7 @@ class CheckResult:
     private_skipped: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class IndexResult:
     notes: int
     added: int
@@ -145,7 +150,7 @@ class IndexResult:
     reason: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class PolicyResult:
     caller: str
     scopes: list[str]
@@ -156,7 +161,7 @@ class PolicyResult:
     notes: list[str]
 
 
-@dataclass
+@dataclass(frozen=True)
 class AccessRequestResult:
     request_id: str
     status: str
@@ -165,7 +170,7 @@ class AccessRequestResult:
     message: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Preflight:
     current_revision: str | None
     revision_check: str
@@ -176,7 +181,7 @@ class Preflight:
     obligations: list[str]
 
 
-@dataclass
+@dataclass(frozen=True)
 class WriteResult:
     status: str
     path: str
@@ -188,7 +193,7 @@ class WriteResult:
     preflight: Preflight | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class FileNoteResult:
     status: str
     path: str
@@ -203,7 +208,7 @@ class FileNoteResult:
     preflight: Preflight | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ArchiveResult:
     status: str
     path: str
@@ -216,7 +221,7 @@ class ArchiveResult:
     diff: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RestoreResult:
     status: str
     path: str
@@ -226,7 +231,7 @@ class RestoreResult:
     expires_at: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RevisionInfo:
     revision_id: str
     sha256: str
@@ -236,7 +241,7 @@ class RevisionInfo:
     at: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class EventInfo:
     at: str
     tool: str
@@ -247,7 +252,7 @@ class EventInfo:
     reason: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class HistoryResult:
     path: str
     revisions: list[RevisionInfo]
@@ -258,7 +263,7 @@ class HistoryResult:
     next_offset: int | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RevisionContent:
     revision_id: str
     path: str
@@ -269,7 +274,7 @@ class RevisionContent:
     """``utf-8``, or ``base64`` for bytes that are not UTF-8 (exact bytes either way)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProposalInfo:
     proposal_id: str
     tool: str
@@ -280,25 +285,25 @@ class ProposalInfo:
     diff: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProposalsResult:
     proposals: list[ProposalInfo]
 
 
-@dataclass
+@dataclass(frozen=True)
 class RejectResult:
     proposal_id: str
     status: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class RecoverItem:
     transaction_id: str
     state: str
     detail: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RecoverResult:
     transactions: list[RecoverItem]
 
@@ -338,7 +343,7 @@ def to_json(obj: Any) -> Any:
     return obj
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunResult:
     """read_code's answer: the script's return value, its console lines, the host calls it
     made and its wall-clock time."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from hoard.adapters.search.rerank import RerankFailed, parse_scores
-from hoard.core.config import parse_config
+from hoard.core.config_schema import parse_config
 from hoard.core.errors import ConfigError
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from hoard.core.config import CONFIG_NAME, Config, parse_config
+from hoard.core.config import CONFIG_NAME, Config
+from hoard.core.config_schema import parse_config
 from hoard.core.errors import ConfigError
 
 

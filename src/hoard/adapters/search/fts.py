@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
+from typing import Any
 
 from hoard.adapters.index.store import Index
 from hoard.adapters.search.bonus import add_feedback, add_phrase_bonus
@@ -192,10 +194,11 @@ class Fts5Searcher:
             rows[id(hits[-1])] = r
         page = diversify(hits, self.config.search.folder_cap)[: req.limit]
         ids = [rows[id(h)].id for h in page]
-        for h in page:
-            raw = rows[id(h)].fm_json
-            h.frontmatter = json.loads(raw) if raw else None
-        self._add_snippets(conn, page, ids, q.terms())
+        snippets = self._snippets(conn, ids, q.terms())
+        page = [
+            replace(h, snippet=snippets.get(i, ""), frontmatter=frontmatter_of(rows[id(h)]))
+            for h, i in zip(page, ids, strict=True)
+        ]
         corrections = q.corrections
         if req.visible is not None and corrections:
             corrections = self.queries.shown_corrections(conn, corrections, ids)
@@ -206,16 +209,24 @@ class Fts5Searcher:
             corrections={q.chunks[i].tokens[0]: v for i, v in corrections.items()},
         )
 
-    def _add_snippets(
-        self, conn: sqlite3.Connection, page: list[SearchHit], ids: list[int], terms: list[str]
-    ) -> None:
-        """Snippets cut from each hit's original body text (see :mod:`hoard.core.snippet`)."""
-        if not page:
-            return
-        by_id = dict(zip(ids, page, strict=True))
+    def _snippets(
+        self, conn: sqlite3.Connection, ids: list[int], terms: list[str]
+    ) -> dict[int, str]:
+        """Snippets cut from each hit's original body text (see :mod:`hoard.core.snippet`),
+        by row id."""
+        if not ids:
+            return {}
         width = self.config.search.snippet_chars
-        for rowid, body in self.queries.bodies(conn, ids):
-            by_id[rowid].snippet = best_window(body or "", terms, width)
+        return {
+            rowid: best_window(body or "", terms, width)
+            for rowid, body in self.queries.bodies(conn, ids)
+        }
+
+
+def frontmatter_of(row: Row) -> dict[str, Any] | None:
+    """The bounded frontmatter the index keeps for a hit (as JSON), parsed."""
+    parsed: dict[str, Any] | None = json.loads(row.fm_json) if row.fm_json else None
+    return parsed
 
 
 def _short(scores: Scores, req: SearchRequest) -> bool:

@@ -4,7 +4,7 @@ and the recovery that completes (or reports) an interrupted one."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
@@ -126,10 +126,11 @@ class FileNotes:
     def _dry_run(self, f: Filing, caller: Caller, expected_revision: str | None) -> FileNoteResult:
         pre = self.core.preflight(f.rel, f.new, f.note, caller, expected_revision)
         if f.new_idx is not None:
-            pre.violations += [
+            index_violations = [
                 {**v.as_dict(), "field": f"{f.idx}: {v.field}"}
                 for v in gates.validate(f.idx, f.new_idx, f.index, caller, self.core.config)
             ]
+            pre = replace(pre, violations=pre.violations + index_violations)
         return f.result("dry_run", preflight=pre, diff=gates.unified_diff(f.rel, f.note.raw, f.new))
 
     def _gate(self, f: Filing, caller: Caller, expected_revision: str | None) -> None:

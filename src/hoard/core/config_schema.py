@@ -1,0 +1,289 @@
+"""The ``hoard.toml`` schema: every key's check and meaning (:data:`SCHEMA`), and
+:func:`parse_config`, which validates a parsed file into a :class:`~hoard.core.config.Config`.
+
+``docs/config.md`` is generated from :data:`SCHEMA` (``make docs``; a test keeps it equal).
+An unknown key or a bad value raises :class:`~hoard.core.errors.ConfigError` naming the key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hoard.core.config import (
+    Config,
+    ContractConfig,
+    GitConfig,
+    LimitsConfig,
+    ProposalsConfig,
+    RerankConfig,
+    SearchConfig,
+    SemanticConfig,
+)
+from hoard.core.errors import ConfigError
+from hoard.core.globs import glob_to_regex
+
+Check = Callable[[str, Any], Any]
+
+
+def _glob(key: str, pattern: str) -> str:
+    try:
+        glob_to_regex(pattern)
+    except re.error as exc:
+        raise ConfigError(key, f"{pattern!r} is not a valid glob: {exc}") from exc
+    return pattern
+
+
+def _globs(key: str, v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+        raise ConfigError(key, "must be a list of non-empty glob strings")
+    return tuple(_glob(key, x) for x in v)
+
+
+def _strs(key: str, v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise ConfigError(key, "must be a list of strings")
+    return tuple(v)
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(key: str, v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ConfigError(key, f"must be a whole number from {lo} to {hi}")
+        return v
+
+    return check
+
+
+def _num(lo: float, hi: float) -> Check:
+    def check(key: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+            raise ConfigError(key, f"must be a number from {lo} to {hi}")
+        return float(v)
+
+    return check
+
+
+def _bool(key: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ConfigError(key, "must be true or false")
+    return v
+
+
+def _str(key: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise ConfigError(key, "must be a string")
+    return v
+
+
+def _regex(key: str, v: Any) -> str:
+    s = _str(key, v)
+    try:
+        re.compile(s)
+    except re.error as exc:
+        raise ConfigError(key, f"is not a valid regular expression: {exc}") from exc
+    return s
+
+
+def _weights(key: str, v: Any) -> dict[str, float]:
+    if not isinstance(v, dict):
+        raise ConfigError(key, "must be a table of glob = multiplier")
+    out: dict[str, float] = {}
+    for g, m in v.items():
+        out[_glob(f"{key}.{g}", g)] = _num(0.0, 10.0)(f"{key}.{g}", m)
+    return out
+
+
+# key -> (checker, one-line documentation). Defaults come from the dataclasses.
+SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
+    "": {
+        "private": (
+            _globs,
+            "Globs of private notes: exempt from the contract when created, "
+            "never overwritten or archived through the server, never sent off-device.",
+        ),
+        "protected": (
+            _globs,
+            "Globs of protected notes: invisible to every caller without a grant.",
+        ),
+        "ignore": (_globs, "Globs hoard does not index or list (dot-files are always ignored)."),
+    },
+    "contract": {
+        "required": (_strs, "Frontmatter fields every non-private note must have."),
+        "non_empty_strings": (_strs, "Fields that must be non-empty strings."),
+        "tags_min": (_int(0, 100), "Fewest tags allowed."),
+        "tags_max": (_int(0, 100), "Most tags allowed."),
+        "tag_pattern": (_regex, "Regular expression every tag must match."),
+        "date_fields": (_strs, "Fields that must be real calendar dates YYYY-MM-DD."),
+        "max_frontmatter_bytes": (_int(64, 1 << 20), "Largest frontmatter block, in bytes."),
+    },
+    "search": {
+        "weight_title": (_num(0, 100), "BM25 weight of the title (and title_keys) column."),
+        "weight_tags": (_num(0, 100), "BM25 weight of the tags column."),
+        "weight_body": (_num(0, 100), "BM25 weight of the body column."),
+        "weight_path": (_num(0, 100), "BM25 weight of the path column."),
+        "weight_frontmatter": (_num(0, 100), "BM25 weight of the whole frontmatter text."),
+        "title_keys": (_strs, "Frontmatter keys indexed with the title's weight."),
+        "folder_weights": (
+            _weights,
+            "Rank multipliers by path glob (first match wins; replaces the defaults when set).",
+        ),
+        "stopwords": (_strs, "Words dropped from natural-mode queries."),
+        "owner_names": (_strs, "The owner's names: dropped from queries like stopwords."),
+        "prefix_min_length": (_int(1, 100), "Shortest query term that also matches as a prefix."),
+        "typo": (_bool, "Typo tolerance on or off."),
+        "typo_min_length": (_int(1, 100), "Shortest term that gets one-edit typo tolerance."),
+        "typo_two_edits_length": (_int(1, 100), "Shortest term that gets two edits."),
+        "typo_penalty": (
+            _num(0, 1),
+            "Score multiplier for hits found only through a typo "
+            "correction (keeps them below exact matches).",
+        ),
+        "folder_cap": (_int(1, 1000), "Most hits from one folder before the others in a page."),
+        "common_share": (
+            _num(0, 1),
+            "In a query of several words, a word found in more than this share of the notes "
+            "is left out (BM25 gives it almost no weight, and it is most of the cost); 1 keeps "
+            "every word.",
+        ),
+        "posting_budget": (
+            _int(0, 100_000_000),
+            "When the words of a query together match more notes than this, only the rarest "
+            "words that fit are searched, or, when each word alone matches more, notes with "
+            "all of them: those with all of them in the title or tags first, and when more "
+            "notes than this hold them all, then words close together and the most recently "
+            "indexed (0: always search every word). Keeps long queries fast on large "
+            "vaults; a vault of no more notes than this is never affected.",
+        ),
+        "feedback_terms": (
+            _int(0, 100),
+            "Pseudo-relevance feedback: how many words from the first hits of a long query "
+            "are searched too (0 turns it off).",
+        ),
+        "feedback_min_words": (
+            _int(1, 100),
+            "Feedback applies to queries of at least this many words (questions, not titles).",
+        ),
+        "feedback_weight": (
+            _num(0, 10),
+            "How much the feedback words' score counts against the query's own (both scaled "
+            "to their best).",
+        ),
+        "phrase_weight": (
+            _num(0, 10),
+            "Proximity: how much a phrase match of two words that are adjacent in the query "
+            "adds (scaled to the best score; 0 turns it off).",
+        ),
+        "snippet_chars": (_int(40, 4000), "Length of a result snippet, in characters."),
+        "frontmatter_keys": (_strs, "Frontmatter keys shown with each search result."),
+    },
+    "limits": {
+        "read_max_bytes": (_int(1024, 64 << 20), "Ceiling of one read response, in bytes."),
+        "note_max_bytes": (_int(1024, 1 << 30), "Largest note hoard writes, in bytes."),
+        "index_max_bytes": (
+            _int(1024, 1 << 30),
+            "Notes larger than this are indexed by their first this-many bytes.",
+        ),
+        "list_max_entries": (_int(1, 1_000_000), "Most entries one list call returns."),
+        "fallback_max_bytes": (
+            _int(1024, 1 << 34),
+            "Most bytes the substring fallback scans per search.",
+        ),
+        "query_max_terms": (
+            _int(1, 10_000),
+            'Most words a `mode="fts"` query may hold (operators `AND`, `OR`, `NOT`, `NEAR` '
+            "not counted); a longer one is a `bad_query` error that says so. Natural queries "
+            "search their first 32 words and warn (`query_truncated`) when they had more.",
+        ),
+        "refuse_hard_links": (
+            _bool,
+            "Treat a note file with more than one hard link (its bytes shared with a file "
+            "elsewhere, perhaps outside the vault) as no note: not read, not indexed "
+            "(`path_rejected` on a read). `hoard check` flags such notes either way.",
+        ),
+        "links_max": (
+            _int(1, 100_000),
+            "Most outgoing links and most backlinks one `vault_links` call returns; the "
+            "answer then says `truncated: true` and gives `next_offset` for the next page.",
+        ),
+    },
+    "proposals": {
+        "ttl_seconds": (
+            _int(10, 30 * 86400),
+            "How long a write proposal waits for confirmation (used once governed writes land).",
+        ),
+    },
+    "rerank": {
+        "enabled": (
+            _bool,
+            "Let a model reorder a contested top (the second score within 90% of the best); "
+            'needs `url`. A search with `rerank="on"` asks for it even when not contested.',
+        ),
+        "url": (
+            _str,
+            "The rerank endpoint (http or https): hoard POSTs "
+            '`{"query", "texts"}` and reads `[{"index", "score"}]` (text-embeddings-inference) '
+            'or `{"results": [{"index", "relevance_score"}]}`. Private notes are never sent.',
+        ),
+        "timeout_ms": (
+            _int(10, 60000),
+            "How long to wait for the endpoint; past it the BM25 order stands.",
+        ),
+        "shortlist": (_int(2, 200), "How many BM25 hits the model sees and may reorder."),
+    },
+    "git": {
+        "commit": (
+            _bool,
+            "When the vault is a git work tree: every change hoard makes (write, edit, move, "
+            "archive, restore, file_note, confirm) becomes one commit of only the paths it "
+            "changed, the caller as author and the ledger event ids in the message. A failed "
+            "commit never undoes the change; the ledger records `commit_failed`.",
+        ),
+    },
+    "semantic": {
+        "enabled": (_bool, "Blend a local embedding model into the ranking (`make semantic`)."),
+        "weight": (_num(0, 1), "Lexical share of the blend (tuned by make quality)."),
+        "candidates": (_int(10, 1000), "Notes each side (lexical, semantic) brings to it."),
+        "text_chars": (_int(100, 100_000), "Characters of a note (title, body) embedded."),
+    },
+}
+
+SECTIONS: dict[str, type[Any]] = {
+    "contract": ContractConfig,
+    "search": SearchConfig,
+    "limits": LimitsConfig,
+    "proposals": ProposalsConfig,
+    "rerank": RerankConfig,
+    "git": GitConfig,
+    "semantic": SemanticConfig,
+}
+
+
+def parse_config(data: Mapping[str, Any]) -> Config:
+    """Validate a parsed ``hoard.toml`` mapping into a :class:`Config`. Pure."""
+    top: dict[str, Any] = {}
+    sections: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(key, "must be a table ([" + key + "])")
+            kwargs: dict[str, Any] = {}
+            for sub, sv in value.items():
+                spec = SCHEMA[key].get(sub)
+                if spec is None:
+                    raise ConfigError(f"{key}.{sub}", "unknown key")
+                kwargs[sub] = spec[0](f"{key}.{sub}", sv)
+            sections[key] = SECTIONS[key](**kwargs)
+        elif key in SCHEMA[""]:
+            top[key] = SCHEMA[""][key][0](key, value)
+        else:
+            raise ConfigError(key, "unknown key")
+    cfg = Config(**top, **sections)
+    if cfg.contract.tags_min > cfg.contract.tags_max:
+        raise ConfigError("contract.tags_min", "is larger than contract.tags_max")
+    if cfg.search.typo_two_edits_length < cfg.search.typo_min_length:
+        raise ConfigError("search.typo_two_edits_length", "is smaller than typo_min_length")
+    if cfg.rerank.enabled and not cfg.rerank.url.startswith(("http://", "https://")):
+        raise ConfigError("rerank.url", "must be an http:// or https:// URL when rerank is enabled")
+    return cfg
