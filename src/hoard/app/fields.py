@@ -6,7 +6,7 @@ before anything is counted)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import replace
 
 from hoard.adapters.search.filtered import FieldIndex, Visible
 from hoard.app.deps import Deps
@@ -17,6 +17,7 @@ from hoard.core.filters import Filters
 from hoard.core.models import SearchHit, SearchResult, TagCount, TagsResult
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
+from hoard.core.result_warnings import FiltersNotAppliedWarning, ResultWarning
 
 ENGINE = "index"
 """``engine`` of a listing: the index's field columns answered, no ranking."""
@@ -28,15 +29,15 @@ def checked_offset(offset: object) -> int:
     return offset
 
 
-def unfiltered(filters: Filters | None, error: str | None) -> list[dict[str, Any]]:
+def unfiltered(filters: Filters | None, error: str | None) -> list[ResultWarning]:
     """A warning when the substring fallback answered a filtered search (it cannot filter)."""
     if filters is None or error is None:
         return []
     return [
-        {
-            "kind": "filters_not_applied",
-            "message": "the index could not answer, so the filters were not applied",
-        }
+        FiltersNotAppliedWarning(
+            kind="filters_not_applied",
+            message="the index could not answer, so the filters were not applied",
+        )
     ]
 
 
@@ -62,8 +63,7 @@ class FieldListing:
         page, hidden, next_offset = self.index.listing(filters, folder, visible, limit, offset)
         hits = [SearchHit(n.path, n.title, 0.0, n.snippet, n.folder, n.frontmatter) for n in page]
         warned = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
-        for h in hits:
-            h.warnings.extend(warned.get(h.path, []))
+        hits = [replace(h, warnings=[*warned[h.path]]) if h.path in warned else h for h in hits]
         return SearchResult(
             query=query,
             engine=ENGINE,

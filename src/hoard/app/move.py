@@ -13,7 +13,7 @@ crash leaves the note findable at one path or both, never at none.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
@@ -253,8 +253,7 @@ class Moves:
             plan.hidden,
         )
         if dry_run:
-            result.diff = plan.diff()
-            return result
+            return replace(result, diff=plan.diff())
         if caller.write_mode == "propose" and not confirming:
             p = self.core.propose(
                 TOOL,
@@ -265,17 +264,20 @@ class Moves:
                 caller,
                 {"new_path": plan.dst, "update_links": update_links},
             )
-            result.status, result.proposal_id = "proposed", p.proposal_id
-            result.expires_at, result.diff = iso(p.expires_at), plan.diff()
-            return result
+            return replace(
+                result,
+                status="proposed",
+                proposal_id=p.proposal_id,
+                expires_at=iso(p.expires_at),
+                diff=plan.diff(),
+            )
         blobs = {p: b for p, b in plan.after.items() if b is not None}
         txn = self.core.records.begin_transaction("move", {"files": files}, blobs, caller.name)
         failpoints.hit("move.intent")
         state, detail = self.writes.roll_forward(txn, files, blobs, caller, tool=TOOL)
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
-        result.status, result.transaction_id = "moved", txn
-        return result
+        return replace(result, status="moved", transaction_id=txn)
 
     def _confirm(self, p: Proposal, caller: Caller) -> MoveResult:
         return self.move(

@@ -3,9 +3,9 @@ of the link graph, as a caller who may not see protected notes without a grant."
 
 from __future__ import annotations
 
-from typing import Any
+import time
 
-from hoard.adapters.index.graph import Outgoing, backlinks, note_id, outgoing
+from hoard.adapters.index.graph import LinkPage, Outgoing, link_page, note_id
 from hoard.adapters.index.rows import frontmatter_of
 from hoard.app.deps import Deps
 from hoard.app.honesty import Budget, Honesty
@@ -15,6 +15,7 @@ from hoard.core.models import LinksResult, ListEntry, ListResult, OutgoingLink, 
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import Caller
+from hoard.core.result_warnings import EncodingWarning, ResultWarning, time_budget_warning
 from hoard.core.times import iso
 
 READ_HARD_CAP = 256 * 1024 * 1024
@@ -59,13 +60,13 @@ class Reading:
             )
         size = len(raw)
         content, end, valid = utf8_window(raw, offset, window)
-        warnings: list[dict[str, Any]] = []
+        warnings: list[ResultWarning] = []
         if not valid:
             warnings.append(
-                {
-                    "kind": "encoding",
-                    "message": "the note is not valid UTF-8; bad bytes are shown as U+FFFD",
-                }
+                EncodingWarning(
+                    kind="encoding",
+                    message="the note is not valid UTF-8; bad bytes are shown as U+FFFD",
+                )
             )
         warnings.extend(self.honesty.warnings_for([rel], Budget(), caller=caller).get(rel, []))
         return ReadResult(
@@ -119,9 +120,12 @@ class Reading:
         offset = whole_number(offset, "offset", 0)
         size = cap if limit is None else min(whole_number(limit, "limit", 1), cap)
         seen = self.deps.access.visibility(caller)
-        out, back = self.deps.from_index(lambda: _graph(self.deps, rel, size + 1, offset))
-        back = [b for b in back if seen is None or seen(b)][offset : offset + size + 1]
-        more = len(out) > size or len(back) > size
+        budget_ms = self.deps.config.limits.request_time_ms
+        deadline = time.monotonic() + budget_ms / 1000
+        page = self.deps.from_index(lambda: _graph(self.deps, rel, size + 1, offset, deadline))
+        out = page.outgoing
+        back = [b for b in page.backlinks if seen is None or seen(b)][offset : offset + size + 1]
+        more = len(out) > size or len(back) > size or page.timed_out
 
         def shown(o: Outgoing) -> OutgoingLink:
             # A link to a note the caller may not see reads exactly like a broken link.
@@ -136,18 +140,19 @@ class Reading:
             backlinks=back[:size],
             broken=list(dict.fromkeys(o.target for o in outs if o.broken)),
             offset=offset,
-            next_offset=offset + size if more else None,
+            next_offset=offset + size if more and not page.timed_out else None,
             truncated=more,
+            warnings=[time_budget_warning(budget_ms, found=bool(out))] if page.timed_out else [],
         )
 
 
-def _graph(deps: Deps, rel: str, limit: int, offset: int) -> tuple[list[Outgoing], list[str]]:
+def _graph(deps: Deps, rel: str, limit: int, offset: int, deadline: float) -> LinkPage:
     """``limit`` outgoing links from ``offset`` on and every backlink, from the index
-    brought up to date."""
+    brought up to date, read within ``deadline``."""
     deps.ensure_fresh()
     deps.index.refresh_paths([rel])
     conn = deps.index.reader()
     row_id = note_id(conn, rel)
     if row_id is None:
         raise NotFound(f"no note at {rel!r}", path=rel)
-    return outgoing(conn, row_id, rel, limit, offset), backlinks(conn, rel)
+    return link_page(conn, row_id, rel, limit, offset, deadline)

@@ -8,7 +8,6 @@ import logging
 import sqlite3
 import time
 from dataclasses import dataclass, replace
-from typing import Any
 
 from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
@@ -28,6 +27,12 @@ from hoard.core.models import SearchHit, SearchResult
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
 from hoard.core.query import MAX_QUERY_CHUNKS, words_of
+from hoard.core.result_warnings import (
+    QueryTruncatedWarning,
+    ResultWarning,
+    TypoCorrectionsWarning,
+    time_budget_warning,
+)
 
 log = logging.getLogger("hoard")
 
@@ -83,6 +88,10 @@ class SearchFlow:
         self.fields = FieldListing(deps, keeper, honesty)
         self.semantic = semantic
 
+    @property
+    def _budget_ms(self) -> int:
+        return self.deps.config.limits.request_time_ms
+
     def search(
         self,
         query: str,
@@ -120,6 +129,7 @@ class SearchFlow:
             flt,
             semantic=side.hits,
             semantic_weight=side.weight or 0.0,
+            deadline=time.monotonic() + self._budget_ms / 1000,
         )
         outcome, error, blended = self._blended(req)
         contested = is_contested(outcome.hits)
@@ -137,7 +147,7 @@ class SearchFlow:
             warnings=capped
             + side.warnings
             + step.warnings
-            + correction_warnings(outcome)
+            + outcome_warnings(outcome, self._budget_ms)
             + unfiltered(flt, error),
             next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
             semantic_weight=side.weight if blended else None,
@@ -204,9 +214,7 @@ class SearchFlow:
     def _fallback(self, req: SearchRequest) -> SearchOutcome:
         if req.mode == "fts":
             # The FTS5 grammar has no substring meaning; scan for its words instead.
-            req = SearchRequest(
-                req.query.replace('"', " "), req.limit, req.folder, "natural", req.visible
-            )
+            req = replace(req, query=req.query.replace('"', " "), mode="natural")
         return self.fallback.search(req)
 
     def _with_synthesis_warnings(self, hits: list[SearchHit], caller: Caller) -> list[SearchHit]:
@@ -221,7 +229,7 @@ class SearchFlow:
 _FTS_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
 
-def term_cap_warnings(args: SearchArgs, max_terms: int) -> list[dict[str, Any]]:
+def term_cap_warnings(args: SearchArgs, max_terms: int) -> list[ResultWarning]:
     """The cap on query words: a longer ``fts`` query is refused (its grammar cannot be cut
     safely); a natural query searches its first :data:`MAX_QUERY_CHUNKS` words and says so."""
     if args.mode == "fts":
@@ -238,22 +246,31 @@ def term_cap_warnings(args: SearchArgs, max_terms: int) -> list[dict[str, Any]]:
     if len(words) <= MAX_QUERY_CHUNKS:
         return []
     return [
-        {
-            "kind": "query_truncated",
-            "message": f"only the first {MAX_QUERY_CHUNKS} of {len(words)} words were searched",
-            "limit": MAX_QUERY_CHUNKS,
-        }
+        QueryTruncatedWarning(
+            kind="query_truncated",
+            message=f"only the first {MAX_QUERY_CHUNKS} of {len(words)} words were searched",
+            limit=MAX_QUERY_CHUNKS,
+        )
     ]
 
 
-def correction_warnings(outcome: SearchOutcome) -> list[dict[str, Any]]:
+def outcome_warnings(outcome: SearchOutcome, budget_ms: int) -> list[ResultWarning]:
+    """What the engine could not do as asked: words it searched in another spelling, and a
+    time budget that ran out."""
+    out: list[ResultWarning] = []
+    if outcome.timed_out:
+        out.append(time_budget_warning(budget_ms, found=bool(outcome.hits)))
+    return out + _correction_warnings(outcome)
+
+
+def _correction_warnings(outcome: SearchOutcome) -> list[ResultWarning]:
     if not outcome.corrections:
         return []
     return [
-        {
-            "kind": "typo_corrections",
-            "message": "some words had no match; close spellings were searched too "
+        TypoCorrectionsWarning(
+            kind="typo_corrections",
+            message="some words had no match; close spellings were searched too "
             "(their hits rank below exact matches)",
-            "corrections": outcome.corrections,
-        }
+            corrections=outcome.corrections,
+        )
     ]

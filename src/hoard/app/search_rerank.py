@@ -7,10 +7,10 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from hoard.adapters.search.rerank import MAX_TEXT_CHARS, Reranker, RerankFailed, rerank_shortlist
 from hoard.core.models import SearchHit
+from hoard.core.result_warnings import RerankUnavailableWarning, ResultWarning
 
 log = logging.getLogger("hoard.rerank")
 
@@ -76,7 +76,7 @@ class Step:
     engine: str
     reranked: bool = False
     error: str | None = None
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[ResultWarning] = field(default_factory=list)
 
 
 def rerank_step(
@@ -97,7 +97,9 @@ def rerank_step(
         step = Step(hits, engine)
         if mode == "on":
             step.warnings.append(
-                {"kind": "rerank_unavailable", "message": "no rerank model is configured"}
+                RerankUnavailableWarning(
+                    kind="rerank_unavailable", message="no rerank model is configured"
+                )
             )
         return step
     if not should_rerank(mode, contested, engine):

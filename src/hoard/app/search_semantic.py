@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from hoard.adapters.semantic.service import Semantic
 from hoard.core.config import SemanticConfig
 from hoard.core.errors import InvalidArgument
+from hoard.core.result_warnings import (
+    ResultWarning,
+    SemanticPartialWarning,
+    SemanticUnavailableWarning,
+)
 
 SEMANTIC_CHOICES = ("false", "auto", "true")
 
@@ -37,11 +41,11 @@ def checked_choice(value: object) -> str:
 class Side:
     hits: tuple[tuple[str, float], ...] | None = None
     weight: float | None = None
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[ResultWarning] = field(default_factory=list)
 
 
 def unavailable(message: str) -> Side:
-    return Side(warnings=[{"kind": "semantic_unavailable", "message": message}])
+    return Side(warnings=[SemanticUnavailableWarning(kind="semantic_unavailable", message=message)])
 
 
 def semantic_side(
@@ -77,12 +81,12 @@ def semantic_side(
     side = Side(tuple(hits), config.weight)
     if status.embedded < status.notes:
         side.warnings.append(
-            {
-                "kind": "semantic_partial",
-                "message": "notes are still being embedded; those without a vector yet "
+            SemanticPartialWarning(
+                kind="semantic_partial",
+                message="notes are still being embedded; those without a vector yet "
                 "are found lexically only",
-                "embedded": status.embedded,
-                "notes": status.notes,
-            }
+                embedded=status.embedded,
+                notes=status.notes,
+            )
         )
     return side

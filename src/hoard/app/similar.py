@@ -16,6 +16,7 @@ from hoard.core.models import SimilarHit, SimilarResult
 from hoard.core.note import parse_note
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.result_warnings import SemanticUnavailableWarning
 from hoard.core.semantic import embedding_text
 
 log = logging.getLogger("hoard.semantic")
@@ -134,7 +135,7 @@ class Similar:
 
     @staticmethod
     def _none(rel: str, t0: float, why: str) -> SimilarResult:
-        warning = {"kind": "semantic_unavailable", "message": why}
+        warning = SemanticUnavailableWarning(kind="semantic_unavailable", message=why)
         return SimilarResult(rel, "none", _ms(t0), [], [warning])
 
 

@@ -80,6 +80,7 @@ class LimitsConfig:
     fallback_max_bytes: int = 64 * 1024 * 1024
     query_max_terms: int = 64
     links_max: int = 500
+    request_time_ms: int = 2000
     refuse_hard_links: bool = False
 
 

@@ -207,6 +207,12 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "Most outgoing links and most backlinks one `vault_links` call returns; the "
             "answer then says `truncated: true` and gives `next_offset` for the next page.",
         ),
+        "request_time_ms": (
+            _int(50, 600_000),
+            "Time budget of one `vault_search` or `vault_links` call, in milliseconds. Past "
+            "it the call stops and answers with what it has found so far, labeled with a "
+            "`time_budget` warning.",
+        ),
     },
     "proposals": {
         "ttl_seconds": (

@@ -10,6 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from hoard.core.result_warnings import ResultWarning
 
 # Result types are frozen (a use-case builds a new one rather than changing one it handed
 # out). They are not slotted: the MCP SDK derives each output schema from the class's
@@ -24,7 +25,7 @@ class SearchHit:
     snippet: str
     folder: str
     frontmatter: dict[str, Any] | None
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[ResultWarning] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class SearchResult:
     hidden_protected: int
     took_ms: float
     results: list[SearchHit]
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[ResultWarning] = field(default_factory=list)
     next_offset: int | None = None
     """Where the next page starts (``offset``), when there may be one."""
     semantic_weight: float | None = None
@@ -53,14 +54,14 @@ class SimilarHit:
     folder: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class SimilarResult:
     path: str
     engine: str
     """``semantic``, or ``none`` when the model is not there (``warnings`` say why)."""
     took_ms: float
     results: list[SimilarHit]
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[ResultWarning] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,10 @@ class ReadResult:
     next_offset: int | None
     truncated: bool
     frontmatter: dict[str, Any] | None
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[ResultWarning] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListEntry:
     path: str
     kind: str
@@ -112,10 +113,12 @@ class LinksResult:
     next_offset: int | None = None
     """Where the next page starts (``vault_links(path, offset=next_offset)``), or ``None``."""
     truncated: bool = False
-    """More outgoing links or backlinks than one page holds (``limits.links_max``)."""
+    """More outgoing links or backlinks than one page holds (``limits.links_max``), or the
+    time budget cut the page short (then a ``time_budget`` warning says so)."""
+    warnings: list[ResultWarning] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckViolation:
     path: str
     field: str
@@ -123,14 +126,14 @@ class CheckViolation:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BrokenLink:
     path: str
     target: str
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckResult:
     checked: int
     violations: list[CheckViolation]
@@ -170,7 +173,7 @@ class AccessRequestResult:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Preflight:
     current_revision: str | None
     revision_check: str
@@ -231,7 +234,7 @@ class RestoreResult:
     expires_at: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RevisionInfo:
     revision_id: str
     sha256: str
@@ -241,7 +244,7 @@ class RevisionInfo:
     at: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EventInfo:
     at: str
     tool: str
@@ -263,7 +266,7 @@ class HistoryResult:
     next_offset: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RevisionContent:
     revision_id: str
     path: str
@@ -274,7 +277,7 @@ class RevisionContent:
     """``utf-8``, or ``base64`` for bytes that are not UTF-8 (exact bytes either way)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProposalInfo:
     proposal_id: str
     tool: str
@@ -296,7 +299,7 @@ class RejectResult:
     status: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecoverItem:
     transaction_id: str
     state: str
@@ -354,13 +357,13 @@ class RunResult:
     elapsed_ms: float
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class TagCount:
     tag: str
     count: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class TagsResult:
     """``vault_tags``: each tag with the number of notes the caller can see that carry it."""
 
@@ -368,7 +371,7 @@ class TagsResult:
     folder: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class MovedFile:
     path: str
     role: str
@@ -378,7 +381,7 @@ class MovedFile:
     after: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class MoveResult:
     """``vault_move``: the note's new place, every file the move touched, and the links it
     could not rewrite (private notes by path; notes the caller cannot see only counted)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from hoard.adapters.index.deadline import interrupting, is_interrupt
 from hoard.core.links import note_keys, pick_target
 from hoard.core.paths import folder_of
 
@@ -117,3 +118,32 @@ def note_id(conn: sqlite3.Connection, rel: str) -> int | None:
     """The index's row id of the note at ``rel``, or ``None`` when it is not indexed."""
     row = conn.execute("SELECT id FROM notes WHERE path = ?", (rel,)).fetchone()
     return None if row is None else int(row[0])
+
+
+@dataclass(frozen=True, slots=True)
+class LinkPage:
+    outgoing: list[Outgoing]
+    backlinks: list[str]
+    timed_out: bool = False
+    """The time budget stopped the reads: the lists hold what was read before it did."""
+
+
+def link_page(
+    conn: sqlite3.Connection,
+    row_id: int,
+    rel: str,
+    limit: int,
+    offset: int,
+    deadline: float | None,
+) -> LinkPage:
+    """``limit`` outgoing links from ``offset`` on and every backlink, within ``deadline``
+    (``time.monotonic()``): past it, SQLite stops the read and the page keeps what it has."""
+    out: list[Outgoing] = []
+    with interrupting(conn, deadline):
+        try:
+            out = outgoing(conn, row_id, rel, limit, offset)
+            return LinkPage(out, backlinks(conn, rel))
+        except sqlite3.OperationalError as exc:
+            if not is_interrupt(exc):
+                raise
+    return LinkPage(out, [], timed_out=True)

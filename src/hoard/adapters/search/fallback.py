@@ -3,6 +3,7 @@ themselves, bounded in bytes, chunk by chunk (``engine: "substring-fallback"``).
 
 from __future__ import annotations
 
+import time
 import unicodedata
 
 from hoard.adapters.fs.vault import Vault
@@ -40,10 +41,14 @@ class SubstringSearcher:
         weights = dict(self.config.search.folder_weights)
         hits: list[SearchHit] = []
         hidden = 0
+        timed_out = False
         for fs in self.vault.walk():
             if req.folder and not fs.path.startswith(req.folder + "/"):
                 continue
             if budget <= 0:
+                break
+            if req.deadline is not None and time.monotonic() >= req.deadline:
+                timed_out = True
                 break
             try:
                 _, raw, _ = self.vault.read_note(fs.path, max_bytes=min(budget, 1 << 20))
@@ -82,7 +87,7 @@ class SubstringSearcher:
             )
         hits.sort(key=lambda h: (-h.score, h.path))
         page = diversify(hits, self.config.search.folder_cap)[: req.limit]
-        return SearchOutcome(page, self.name, hidden=hidden)
+        return SearchOutcome(page, self.name, hidden=hidden, timed_out=timed_out)
 
 
 def _fold_for_scan(text: str) -> str:

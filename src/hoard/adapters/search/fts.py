@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from hoard.adapters.index.deadline import Clock, interrupting, is_interrupt
 from hoard.adapters.index.store import Index
 from hoard.adapters.search.bonus import add_feedback, add_phrase_bonus
 from hoard.adapters.search.budget import Plan, held_to_budget
@@ -51,31 +53,74 @@ class Fts5Searcher:
         self.planner = Planner(index, self.queries, self.vocab, config.search)
 
     def search(self, req: SearchRequest) -> SearchOutcome:
+        """Plan, run and score, then the optional steps (bonuses, typo fill, semantic blend),
+        then the page. Past ``req.deadline`` SQLite stops the running statement: a search
+        stopped before anything was scored answers empty, one stopped later keeps what it
+        had; either way ``timed_out`` says so. The page is cut without the budget (its work
+        is bounded by the page size)."""
         conn = self.index.reader()
-        if req.mode == "fts":
-            q: QueryPlan | None = fts_plan(self.queries, req.query)
-        else:
-            q = self.planner.natural_plan(conn, req.query)
-        if q is None:
-            return SearchOutcome([], self.name)
         fetch = max(50, req.limit * 5, len(req.semantic or ()))
-        scores, budget, found = self._score(conn, q, req, fetch)
-        if req.mode == "natural" and found and not budget.conjunctive:
-            self._add_bonuses(conn, q, budget, scores, req, fetch)
-        if req.mode == "natural" and self.config.search.typo and _short(scores, req):
-            q.corrections.update(
-                fill_with_typos(
+        with interrupting(conn, req.deadline) as clock:
+            try:
+                q = self._plan(conn, req)
+                if q is None:
+                    return SearchOutcome([], self.name)
+                scores, budget, found = self._score(conn, q, req, fetch)
+            except sqlite3.OperationalError as exc:
+                if not is_interrupt(exc):
+                    raise
+                return SearchOutcome([], self.name, timed_out=True)
+            for step in self._refinements(conn, q, req, fetch, budget, found):
+                scores = _within(clock, scores, step)
+        outcome = self._page(conn, q, scores, req)
+        outcome.timed_out = clock.hit
+        return outcome
+
+    def _plan(self, conn: sqlite3.Connection, req: SearchRequest) -> QueryPlan | None:
+        if req.mode == "fts":
+            return fts_plan(self.queries, req.query)
+        return self.planner.natural_plan(conn, req.query)
+
+    def _refinements(
+        self,
+        conn: sqlite3.Connection,
+        q: QueryPlan,
+        req: SearchRequest,
+        fetch: int,
+        budget: Plan,
+        found: bool,
+    ) -> list[Refine]:
+        """The steps after the first scores, in order; each changes the scores it is given."""
+        steps: list[Refine] = []
+        natural = req.mode == "natural"
+        if natural and found and not budget.conjunctive:
+            steps.append(lambda s: self._add_bonuses(conn, q, budget, s, req, fetch))
+        if natural and self.config.search.typo:
+
+            def typos(s: Scores) -> None:
+                if not _short(s, req):
+                    return
+                found_fixes = fill_with_typos(
                     q.chunks,
                     set(q.corrections) | set(q.completions),
                     lambda w, n: self.vocab.corrections(w, n, self.index.reader_token()),
                     self.config.search,
                     lambda e: self.queries.run(conn, e, req, fetch),
-                    scores,
+                    s,
                 )
-            )
+                q.corrections.update(found_fixes)
+
+            steps.append(typos)
         if req.semantic is not None:
-            scores = blend_rows(conn, scores, req.semantic, req.semantic_weight)
-        return self._page(conn, q, scores, req)
+            semantic, weight = req.semantic, req.semantic_weight
+
+            def blend(s: Scores) -> None:
+                blended = blend_rows(conn, dict(s), semantic, weight)
+                s.clear()
+                s.update(blended)
+
+            steps.append(blend)
+        return steps
 
     # -- run and score ----------------------------------------------------------------------
 
@@ -227,6 +272,25 @@ def frontmatter_of(row: Row) -> dict[str, Any] | None:
     """The bounded frontmatter the index keeps for a hit (as JSON), parsed."""
     parsed: dict[str, Any] | None = json.loads(row.fm_json) if row.fm_json else None
     return parsed
+
+
+Refine = Callable[[Scores], None]
+
+
+def _within(clock: Clock, scores: Scores, step: Refine) -> Scores:
+    """``step`` applied to a copy of ``scores``, or ``scores`` unchanged when the budget is
+    spent before or during it (a step cut halfway would leave a skewed ranking)."""
+    if clock.skip():
+        return scores
+    trial = dict(scores)
+    try:
+        step(trial)
+    except sqlite3.OperationalError as exc:
+        if not is_interrupt(exc):
+            raise
+        clock.hit = True
+        return scores
+    return trial
 
 
 def _short(scores: Scores, req: SearchRequest) -> bool:

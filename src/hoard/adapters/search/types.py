@@ -26,6 +26,8 @@ class SearchRequest:
     """The semantic side's top notes ``(path, cosine)``, limited to what the caller may see
     in ``folder``: blended into the ranking with ``semantic_weight`` as the lexical share."""
     semantic_weight: float = 1.0
+    deadline: float | None = None
+    """``time.monotonic()`` past which the search stops and answers with what it has."""
 
 
 class Row(NamedTuple):
@@ -58,6 +60,8 @@ class SearchOutcome:
     hidden: int = 0
     error: str | None = None
     corrections: dict[str, list[str]] = field(default_factory=dict)
+    timed_out: bool = False
+    """The time budget ran out: the hits are what was found before it did."""
 
 
 class Searcher(Protocol):

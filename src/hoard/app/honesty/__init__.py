@@ -9,8 +9,6 @@ lock filesystem writers.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hoard.adapters.ledger.honesty_schema import (
     CACHE_NOTE,
     DISCLAIMER,
@@ -35,6 +33,7 @@ from hoard.app.honesty.results import (
 from hoard.app.honesty.synthesis import MAX_SOURCES, SynthesisBook
 from hoard.core.gates import require_scope
 from hoard.core.policy import Caller
+from hoard.core.result_warnings import SynthesisWarning
 
 __all__ = [
     "CACHE_NOTE",
@@ -118,7 +117,7 @@ class Honesty:
 
     def warnings_for(
         self, paths: list[str], budget: Budget, *, caller: Caller
-    ) -> dict[str, list[dict[str, Any]]]:
+    ) -> dict[str, list[SynthesisWarning]]:
         """``{path: [warning]}`` for the registered summaries among ``paths``, all drawing on
         ``budget`` (create one per response). Paths should already be visible to ``caller``
         (search and read results are)."""

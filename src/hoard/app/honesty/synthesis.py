@@ -31,6 +31,7 @@ from hoard.core.gates import require_scope
 from hoard.core.models import to_json
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.result_warnings import SynthesisWarning
 from hoard.core.times import iso_instant
 
 MAX_SOURCES = 32
@@ -249,7 +250,7 @@ class SynthesisBook:
 
     def warnings_for(
         self, paths: list[str], budget: Budget, caller: Caller
-    ) -> dict[str, list[dict[str, Any]]]:
+    ) -> dict[str, list[SynthesisWarning]]:
         """Synthesis warnings for the registered summaries among ``paths`` that are stale or
         could not be fully checked (in order, so the first paths get the budget first). One
         walk, one budget, for all of them; a current summary gets no warning."""
@@ -290,17 +291,17 @@ def _drift(
     )
 
 
-def _warning(r: SynthesisStatusResult, budget: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "kind": "synthesis",
-        "state": r.state,
-        "message": f"synthesis: {r.message}",
-        "drifted": to_json(r.drifted),
-        "hidden_drifted": r.hidden_drifted,
-        "registration_id": r.registration_id,
-        "budget": budget,
-        "disclaimer": r.disclaimer,
-    }
+def _warning(r: SynthesisStatusResult, budget: dict[str, Any]) -> SynthesisWarning:
+    return SynthesisWarning(
+        kind="synthesis",
+        state=r.state,
+        message=f"synthesis: {r.message}",
+        drifted=to_json(r.drifted),
+        hidden_drifted=r.hidden_drifted,
+        registration_id=r.registration_id,
+        budget=budget,
+        disclaimer=r.disclaimer,
+    )
 
 
 def _conclude(out: SynthesisStatusResult, complete: bool, sources: int) -> None:

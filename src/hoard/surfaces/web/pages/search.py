@@ -41,8 +41,8 @@ def _search(request: Request, limit: int) -> dict[str, Any]:
         return ctx
     corrections: dict[str, list[str]] = {}
     for w in result.warnings:
-        if w.get("kind") == "typo_corrections":
-            corrections.update(w.get("corrections", {}))
+        if w["kind"] == "typo_corrections":
+            corrections.update(w["corrections"])
     extra = [word for words in corrections.values() for word in words]
     ctx.update(result=result, corrections=corrections, extra_terms=extra)
     return ctx
