@@ -10,8 +10,8 @@ import pytest
 
 from hoard.adapters.fs.config_file import load_config
 from hoard.core.config import CONFIG_NAME, Config, ContractConfig
-from hoard.core.config_schema import SCHEMA, parse_config
 from hoard.core.config_reference import config_docs, render_config_reference
+from hoard.core.config_schema import SCHEMA, parse_config
 from hoard.core.errors import ConfigError, InvalidArgument
 
 

@@ -14,7 +14,6 @@ whose locks vanish when any descriptor of the file closes).
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import hashlib
 import logging
@@ -26,12 +25,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from hoard.adapters.fs import failpoints
-from hoard.adapters.fs.vault import STAGING_PREFIX, Vault, on_disk_name
-from hoard.core.errors import Busy, Exists, IoError, PathRejected
+from hoard.adapters.fs.folders import on_disk_name, open_folder
+from hoard.adapters.fs.vault import STAGING_PREFIX, Vault
+from hoard.core.errors import Busy, Exists, IoError, NotFound, PathRejected
 
 log = logging.getLogger("hoard.atomic")
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 LOCK_TIMEOUT_S = 10.0
 
 
@@ -71,37 +70,10 @@ def locks(lock_dir: Path, rels: list[str]) -> Iterator[None]:
         yield
 
 
-def _open_dir(vault: Vault, rel_dir: str, create: bool) -> int:
-    fd = os.open(vault.root, _DIR_FLAGS)
-    try:
-        for part in [p for p in rel_dir.split("/") if p]:
-            part = on_disk_name(fd, part)
-            try:
-                nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            except FileNotFoundError:
-                if not create:
-                    raise
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, 0o755, dir_fd=fd)
-                nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise PathRejected(
-                        f"{rel_dir!r} goes through a symlink or a file", path=rel_dir
-                    ) from exc
-                raise
-            os.close(fd)
-            fd = nfd
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
 def _folder(vault: Vault, head: str, rel: str) -> int:
     """The note's folder, opened (and made) safely, as an I/O refusal if that fails."""
     try:
-        return _open_dir(vault, head, create=True)
+        return open_folder(vault.root, head, create=True, asked=rel)
     except OSError as exc:
         raise IoError(f"cannot open the folder of {rel!r}: {exc.strerror}", path=rel) from exc
 
@@ -226,14 +198,15 @@ def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore"
 def unlink(vault: Vault, rel: str) -> None:
     head, name = _split(rel)
     try:
-        dfd = _open_dir(vault, head, create=False)
+        dfd = open_folder(vault.root, head, asked=rel)
         try:
             os.unlink(on_disk_name(dfd, name), dir_fd=dfd)
             os.fsync(dfd)
         finally:
             os.close(dfd)
-    except OSError as exc:
-        raise IoError(f"removing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
+    except (OSError, NotFound) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else exc.message
+        raise IoError(f"removing {rel!r} failed: {why or exc}", path=rel) from exc
 
 
 def sweep_staging(vault: Vault) -> list[str]:

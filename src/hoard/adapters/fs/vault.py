@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hoard.adapters.fs.folders import on_disk_name, open_folder
 from hoard.core.config import Config
 from hoard.core.errors import HoardError, InvalidArgument, IoError, NotFound, PathRejected, TooLarge
 from hoard.core.globs import matches_any
@@ -23,7 +24,6 @@ from hoard.core.paths import normalize_note_path, normalize_rel_path
 
 STAGING_PREFIX = ".hoard-stage-"
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
@@ -58,28 +58,11 @@ class Vault:
         return bool(self.config.ignore) and matches_any(rel, self.config.ignore)
 
     def _open_parent(self, rel: str) -> tuple[int, str]:
-        """Open the folder holding ``rel`` without following symlinks; return (fd, name)."""
-        parts = rel.split("/")
-        fd = os.open(self.root, _DIR_FLAGS)
-        try:
-            for part in parts[:-1]:
-                part = on_disk_name(fd, part)
-                try:
-                    nfd = os.open(part, _DIR_FLAGS, dir_fd=fd)
-                except OSError as exc:
-                    if exc.errno == errno.ELOOP or _is_symlink(part, fd):
-                        raise PathRejected(
-                            f"path {rel!r} goes through a symlink", path=rel
-                        ) from exc
-                    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                        raise NotFound(f"no note at {rel!r}", path=rel) from exc
-                    raise
-                os.close(fd)
-                fd = nfd
-        except BaseException:
-            os.close(fd)
-            raise
-        return fd, on_disk_name(fd, parts[-1])
+        """Open the folder holding ``rel`` (:func:`~hoard.adapters.fs.folders.open_folder`);
+        return ``(fd, the file's name on disk)``."""
+        head, _, name = rel.rpartition("/")
+        fd = open_folder(self.root, head, asked=rel)
+        return fd, on_disk_name(fd, name)
 
     def read_note(self, path: str, max_bytes: int | None = None) -> tuple[str, bytes, int]:
         """Read a note's bytes: ``(normalised path, bytes, full size)``. ``max_bytes`` caps
@@ -330,34 +313,6 @@ class Vault:
             if visible is not None and not visible(asked):
                 continue
             yield Entry(child, kind, size, st.st_mtime)
-
-
-def on_disk_name(dir_fd: int, name: str) -> str:
-    """The entry of this folder that ``name`` (NFC) identifies. Note identity is NFC, but a
-    file made on macOS may be stored decomposed (NFD): such a name is found by comparing
-    the folder's entries in NFC. An exact match always wins."""
-    if name.isascii():
-        return name
-    try:
-        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        return name
-    except OSError:
-        pass
-    try:
-        entries = os.listdir(dir_fd)
-    except OSError:
-        return name
-    for entry in entries:
-        if not entry.isascii() and unicodedata.normalize("NFC", entry) == name:
-            return entry
-    return name
-
-
-def _is_symlink(name: str, dir_fd: int) -> bool:
-    try:
-        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
-    except OSError:
-        return False
 
 
 def _nfc(s: str) -> str:
