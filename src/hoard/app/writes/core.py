@@ -7,9 +7,11 @@ write (:mod:`~hoard.app.writes.write_path`, :mod:`~hoard.app.writes.file_note`,
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.ledger.records import Proposal, Records
@@ -283,3 +285,30 @@ class WriteCore:
             )
             done += 1
         return done
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def attempted(tool: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Run a write flow's method (on an object with a ``core``: :class:`WriteCore`) inside
+    :meth:`WriteCore.attempt`, so a refusal by any gate leaves a ledger event. The method's
+    ``caller`` argument (``None``: the owner, filled in here) and its ``path`` argument name
+    the attempt."""
+
+    def wrap(method: Callable[P, R]) -> Callable[P, R]:
+        signature = inspect.signature(method)
+
+        @functools.wraps(method)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            bound = signature.bind(*args, **kwargs)
+            core: WriteCore = bound.arguments["self"].core
+            caller = bound.arguments.get("caller") or core.deps.owner
+            bound.arguments["caller"] = caller
+            with core.attempt(tool, caller, bound.arguments.get("path")):
+                return method(*bound.args, **bound.kwargs)
+
+        return run
+
+    return wrap

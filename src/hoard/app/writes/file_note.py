@@ -9,7 +9,7 @@ from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.app.writes.common import add_index_line, encode_content, index_path_for, links_to
-from hoard.app.writes.core import WriteCore
+from hoard.app.writes.core import WriteCore, attempted
 from hoard.core import gates
 from hoard.core.errors import (
     HoardError,
@@ -73,6 +73,7 @@ class FileNotes:
 
     # -- vault_file_note ------------------------------------------------------------------------
 
+    @attempted("vault_file_note")
     def file_note(
         self,
         path: str,

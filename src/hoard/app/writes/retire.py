@@ -10,7 +10,7 @@ from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks
 from hoard.adapters.ledger.records import Revision
 from hoard.app.deps import no_paths
-from hoard.app.writes.core import WriteCore
+from hoard.app.writes.core import WriteCore, attempted
 from hoard.core import gates
 from hoard.core.errors import (
     Exists,
@@ -47,6 +47,7 @@ class Retirement:
 
     # -- vault_archive, vault_restore, vault_history --------------------------------------------
 
+    @attempted("vault_archive")
     def archive(
         self,
         path: str,
@@ -129,6 +130,7 @@ class Retirement:
         self.core.commit("vault_archive", caller, [rel], [event])
         return rev.revision_id
 
+    @attempted("vault_restore")
     def restore(
         self,
         revision_id: str,

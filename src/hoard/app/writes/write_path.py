@@ -27,12 +27,9 @@ from hoard.core.errors import (
     ProposalNotFound,
 )
 from hoard.core.models import (
-    ArchiveResult,
-    FileNoteResult,
     ProposalInfo,
     ProposalsResult,
     RejectResult,
-    RestoreResult,
     WriteResult,
 )
 from hoard.core.note import revision_of
@@ -59,50 +56,9 @@ class WritePath:
         """Flows built on this write path that make proposals of their own (vault_move)
         register how to apply them here."""
         self.history = self._retire.history
-
-    def file_note(
-        self,
-        path: str,
-        content: str,
-        index_line: str | None = None,
-        expected_revision: str | None = None,
-        dry_run: bool = False,
-        caller: Caller | None = None,
-        *,
-        confirming: bool = False,
-    ) -> FileNoteResult:
-        caller = caller or self.deps.owner
-        with self.core.attempt("vault_file_note", caller, path):
-            return self._notes.file_note(
-                path, content, index_line, expected_revision, dry_run, caller, confirming=confirming
-            )
-
-    def archive(
-        self,
-        path: str,
-        reason: str,
-        expected_revision: str,
-        caller: Caller | None = None,
-        *,
-        confirming: bool = False,
-    ) -> ArchiveResult:
-        caller = caller or self.deps.owner
-        with self.core.attempt("vault_archive", caller, path):
-            return self._retire.archive(
-                path, reason, expected_revision, caller, confirming=confirming
-            )
-
-    def restore(
-        self,
-        revision_id: str,
-        path: str | None = None,
-        caller: Caller | None = None,
-        *,
-        confirming: bool = False,
-    ) -> RestoreResult:
-        caller = caller or self.deps.owner
-        with self.core.attempt("vault_restore", caller, path):
-            return self._retire.restore(revision_id, path, caller, confirming=confirming)
+        self.file_note = self._notes.file_note
+        self.archive = self._retire.archive
+        self.restore = self._retire.restore
 
     # -- helpers ---------------------------------------------------------------------------------
 
