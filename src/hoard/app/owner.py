@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from hoard.adapters.index import facets
 from hoard.adapters.ledger import activity
-from hoard.adapters.ledger.activity import ArchivedRow, EventRow
-from hoard.adapters.ledger.records import Records
+from hoard.adapters.ledger.activity import ArchivedRow
+from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
 from hoard.adapters.tokens import TokenStore
 from hoard.app.deps import Deps
@@ -83,7 +83,7 @@ class OwnerDesk:
 
     # -- activity ----------------------------------------------------------------------------
 
-    def events(self, f: EventFilter) -> list[EventRow]:
+    def events(self, f: EventFilter) -> list[Event]:
         return activity.recent_events(
             self.deps.ledger,
             caller=f.caller,

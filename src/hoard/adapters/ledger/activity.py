@@ -6,21 +6,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from hoard.adapters.ledger.records import EVENT_COLUMNS, Event
 from hoard.adapters.ledger.store import Ledger
 from hoard.core.errors import NotFound
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    event_id: int
-    at: float
-    tool: str
-    caller: str
-    path: str | None
-    before: str | None
-    after: str | None
-    decision: str
-    reason: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +28,7 @@ def recent_events(
     path_prefix: str | None = None,
     decision: str | None = None,
     limit: int = 200,
-) -> list[EventRow]:
+) -> list[Event]:
     """The newest events first; each filter is exact except the path prefix."""
     where: list[str] = []
     args: list[object] = []
@@ -51,13 +39,13 @@ def recent_events(
     if path_prefix:
         where.append("substr(path, 1, ?) = ?")
         args += [len(path_prefix), path_prefix]
-    sql = "SELECT event_id, at, tool, caller, path, before, after, decision, reason FROM events"
+    sql = f"SELECT {EVENT_COLUMNS} FROM events"
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY event_id DESC LIMIT ?"
     args.append(max(1, min(limit, 2000)))
     with ledger.read() as conn:
-        return [EventRow(*r) for r in conn.execute(sql, args).fetchall()]
+        return [Event(*r) for r in conn.execute(sql, args).fetchall()]
 
 
 def archived_revisions(ledger: Ledger, limit: int = 500) -> list[ArchivedRow]:

@@ -27,8 +27,15 @@ class Revision:
     at: float
 
 
+EVENT_COLUMNS = "event_id, at, tool, caller, path, before, after, decision, reason"
+"""The columns of :class:`Event`, in its order."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One row of the ledger's events (an intent, an outcome, or a refusal)."""
+
+    event_id: int
     at: float
     tool: str
     caller: str
@@ -173,22 +180,21 @@ class Records:
             intent_id = int(cur.lastrowid or 0)
         return intent_id, rev
 
-    def open_intents(self) -> list[tuple[int, Event]]:
+    def open_intents(self) -> list[Event]:
         """Intents with no outcome: changes a crash interrupted."""
         with self.ledger.read() as conn:
             rows = conn.execute(
-                "SELECT e.event_id, e.at, e.tool, e.caller, e.path, e.before, e.after, "
-                "e.decision, e.reason FROM events e WHERE e.decision = 'intent' AND NOT EXISTS "
+                f"SELECT {EVENT_COLUMNS} FROM events e WHERE e.decision = 'intent' AND NOT EXISTS "
                 "(SELECT 1 FROM events o WHERE o.intent_id = e.event_id) ORDER BY e.event_id"
             ).fetchall()
-        return [(r[0], Event(*r[1:])) for r in rows]
+        return [Event(*r) for r in rows]
 
     def events_of(self, path: str, limit: int = 500, offset: int = 0) -> list[Event]:
         """Up to ``limit`` events of ``path``, oldest first, after skipping the ``offset``
         newest."""
         with self.ledger.read() as conn:
             rows = conn.execute(
-                "SELECT at, tool, caller, path, before, after, decision, reason FROM events "
+                f"SELECT {EVENT_COLUMNS} FROM events "
                 "WHERE path = ? AND decision != 'intent' ORDER BY event_id DESC LIMIT ? OFFSET ?",
                 (path, limit, offset),
             ).fetchall()

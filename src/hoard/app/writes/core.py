@@ -263,7 +263,8 @@ class WriteCore:
     def reconcile_intents(self) -> int:
         """Record the outcome of changes a crash interrupted, from the files as they are."""
         done = 0
-        for intent_id, e in self.records.open_intents():
+        for e in self.records.open_intents():
+            intent_id = e.event_id
             if e.path is None:
                 continue
             now = self.current(e.path).revision
