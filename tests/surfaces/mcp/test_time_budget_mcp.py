@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from hoard.app.freshness import STAT_WALK_INTERVAL_S
 from hoard.app.hoard import Hoard
 from hoard.surfaces.mcp.server import HoardMCP
-from tests.helpers import make_vault
+from tests.helpers import make_vault, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -61,6 +62,9 @@ async def test_links_past_the_budget_answer_what_they_read_with_a_time_budget_wa
 
 async def test_a_search_past_the_budget_is_labeled_not_run_on(hoard: Hoard) -> None:
     _changed_underneath(hoard.vault.root)
+    # Without a watcher a search walks the vault for changes at most once a second: wait
+    # until the next search is due to walk (and so to index the new notes in its budget).
+    wait_until(lambda: time.monotonic() - hoard.keeper._last_walk >= STAT_WALK_INTERVAL_S)
     async with Client(HoardMCP(hoard, hoard.deps.owner).server) as c:
         r = content(await c.call_tool("vault_search", {"query": "alpha", "limit": 5}))
     assert r["error"] is None
