@@ -7,6 +7,7 @@ import pytest
 from hoard.core import errors
 from hoard.core.errors import (
     ERROR_CODES,
+    HTTP_GUARD_CODES,
     ConfigError,
     Conflict,
     ContractViolation,
@@ -75,7 +76,7 @@ def test_every_error_becomes_a_spec_error_object(cls: type[HoardError]) -> None:
     exc = _instance(cls)
     obj = exc.to_object()
     assert obj["error"] == cls.code
-    assert cls.code in ERROR_CODES
+    assert cls.code in ERROR_CODES + HTTP_GUARD_CODES
     assert isinstance(obj["message"], str)
     assert obj["message"]
     assert 400 <= cls.http_status < 600
@@ -87,7 +88,14 @@ def test_the_error_codes_are_exactly_the_specs() -> None:
 
 
 def test_every_spec_code_has_an_error_class() -> None:
-    assert {cls.code for cls in ERROR_CLASSES} == set(SPEC_CODES)
+    assert {cls.code for cls in ERROR_CLASSES} == set(SPEC_CODES) | set(HTTP_GUARD_CODES)
+
+
+def test_the_http_guard_codes_are_no_tools_codes() -> None:
+    # SPEC 8: 401, 421 and 503 come from the guard in front of every route; no tool raises them.
+    assert not set(HTTP_GUARD_CODES) & set(ERROR_CODES)
+    statuses = {cls.code: cls.http_status for cls in ERROR_CLASSES}
+    assert [statuses[c] for c in HTTP_GUARD_CODES] == [401, 421, 503]
 
 
 @pytest.mark.parametrize("cls", [Exists, Conflict])

@@ -25,7 +25,11 @@ messages: they call :meth:`HoardError.to_object` (and :attr:`HoardError.http_sta
     ├── SandboxLimit                sandbox_limit      (limit)
     ├── SandboxError                sandbox_error
     ├── Busy                        busy
-    └── IoError                     io_error
+    ├── IoError                     io_error
+    │   HTTP only (the guard in front of /mcp and /api answers these; no tool raises them):
+    ├── Unauthorized                unauthorized       (401, with WWW-Authenticate)
+    ├── Misdirected                 misdirected        (421: a foreign Host header)
+    └── Unavailable                 unavailable        (503: strict mode, bad tokens file)
 """
 
 from __future__ import annotations
@@ -169,6 +173,24 @@ class IoError(HoardError):
     code = "io_error"
     http_status = 500
 
+
+class Unauthorized(HoardError):
+    code = "unauthorized"
+    http_status = 401
+
+
+class Misdirected(HoardError):
+    code = "misdirected"
+    http_status = 421
+
+
+class Unavailable(HoardError):
+    code = "unavailable"
+    http_status = 503
+
+
+HTTP_GUARD_CODES: tuple[str, ...] = ("unauthorized", "misdirected", "unavailable")
+"""Codes only the HTTP guard answers with (SPEC 8's 401, 421 and 503), never a tool."""
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_argument",

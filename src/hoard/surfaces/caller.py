@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
+from hoard.core.errors import HoardError, Unauthorized
 from hoard.core.policy import Caller
 
 CALLER_SCOPE_KEY = "hoard.caller"
@@ -31,6 +32,19 @@ class Refusal(Exception):
         self.status = status
         self.body = body
         self.headers = headers or {}
+
+    @classmethod
+    def of(
+        cls, exc: HoardError, status: int | None = None, headers: dict[str, str] | None = None
+    ) -> Refusal:
+        """The refusal of ``exc``: its SPEC error object as the body, its HTTP status unless
+        ``status`` names a more precise one."""
+        return cls(status or exc.http_status, exc.to_object(), headers)
+
+
+def unauthorized() -> Unauthorized:
+    """The refusal of a request that names no caller (401; the guard adds the challenge)."""
+    return Unauthorized("a valid Authorization: Bearer token is required")
 
 
 def caller_in(scope: Mapping[str, Any]) -> Caller | None:

@@ -35,9 +35,10 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from hoard.adapters.tokens import TokenStore
 from hoard.app.admin import TokenAdmin
+from hoard.core.errors import Forbidden, InvalidArgument, Misdirected, TooLarge, Unavailable
 from hoard.core.policy import Caller
 from hoard.surfaces.api import API_PREFIX, build_api
-from hoard.surfaces.caller import CALLER_SCOPE_KEY, CallerResolver, Refusal
+from hoard.surfaces.caller import CALLER_SCOPE_KEY, CallerResolver, Refusal, unauthorized
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.oauth.provider import HoardOAuth
 from hoard.surfaces.oauth.routes import oauth_app, resource_metadata_url
@@ -136,26 +137,24 @@ class Guard:
 
     async def _admit(self, scope: Scope, receive: Receive, to_web: bool = False) -> Receive:
         if sum(len(k) + len(v) for k, v in scope.get("headers", [])) > MAX_HEADER_BYTES:
-            raise Refusal(431, {"error": "too_large", "message": "request headers are too large"})
+            raise Refusal.of(TooLarge("request headers are too large"), 431)
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
         }
         problem = self.tokens.status()
         if problem is not None:
-            raise Refusal(
-                503,
-                {
-                    "error": "unavailable",
-                    "message": "the server refuses requests until its tokens "
-                    "file is fixed (see the server log)",
-                },
+            raise Refusal.of(
+                Unavailable(
+                    "the server refuses requests until its tokens file is fixed (see the "
+                    "server log)"
+                )
             )
         host = headers.get("host", "").lower()
         if host not in self.hosts:
-            raise Refusal(421, {"error": "misdirected", "message": "unexpected Host header"})
+            raise Refusal.of(Misdirected("unexpected Host header"))
         origin = headers.get("origin")
         if origin is not None and origin.lower() not in self.origins:
-            raise Refusal(403, {"error": "forbidden", "message": "foreign Origin refused"})
+            raise Refusal.of(Forbidden("foreign Origin refused"))
         if scope.get("path") == "/healthz":
             raise Refusal(200, {"status": "ok"})
         if to_web:
@@ -166,13 +165,7 @@ class Guard:
             return receive
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            raise Refusal(
-                413,
-                {
-                    "error": "too_large",
-                    "message": f"request bodies are capped at {self.max_body} bytes",
-                },
-            )
+            raise Refusal.of(self._body_too_large())
         body = await self._read_body(receive)
         if not str(scope.get("path", "")).startswith("/api/") and body.lstrip()[:1] == b"[":
             raise Refusal(
@@ -199,15 +192,11 @@ class Guard:
             caller = resolve(headers, scope)
         if caller is None:
             challenge = self.challenge + (', error="invalid_token"' if token else "")
-            raise Refusal(
-                401,
-                {
-                    "error": "unauthorized",
-                    "message": "a valid Authorization: Bearer token is required",
-                },
-                {"WWW-Authenticate": challenge},
-            )
+            raise Refusal.of(unauthorized(), headers={"WWW-Authenticate": challenge})
         return caller
+
+    def _body_too_large(self) -> TooLarge:
+        return TooLarge(f"request bodies are capped at {self.max_body} bytes", limit=self.max_body)
 
     async def _read_body(self, receive: Receive) -> bytes:
         chunks: list[bytes] = []
@@ -215,17 +204,11 @@ class Guard:
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                raise Refusal(400, {"error": "invalid_argument", "message": "client went away"})
+                raise Refusal.of(InvalidArgument("client went away"))
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                raise Refusal(
-                    413,
-                    {
-                        "error": "too_large",
-                        "message": f"request bodies are capped at {self.max_body} bytes",
-                    },
-                )
+                raise Refusal.of(self._body_too_large())
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)

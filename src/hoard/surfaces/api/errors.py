@@ -20,12 +20,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from hoard.core.errors import Conflict, Exists, HoardError, InvalidArgument, NotFound
+from hoard.surfaces.caller import unauthorized as no_caller
 
 _HEADERS = {"Cache-Control": "no-store"}
-UNAUTHORIZED_BODY = {
-    "error": "unauthorized",
-    "message": "a valid Authorization: Bearer token is required",
-}
 
 
 Preconditions = frozenset[str]
@@ -51,7 +48,7 @@ def error_response(exc: HoardError, preconditions: Preconditions = NONE) -> Resp
 
 
 def unauthorized() -> Response:
-    return _json(401, dict(UNAUTHORIZED_BODY), {"WWW-Authenticate": 'Bearer realm="hoard"'})
+    return _json(401, no_caller().to_object(), {"WWW-Authenticate": 'Bearer realm="hoard"'})
 
 
 async def no_route(request: Request, exc: Exception) -> Response:

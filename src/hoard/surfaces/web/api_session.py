@@ -16,17 +16,17 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from hoard.app.sessions import Sessions
+from hoard.core.errors import Forbidden
 from hoard.core.policy import Caller
 from hoard.surfaces.caller import CallerResolver, Refusal
 from hoard.surfaces.web.context import COOKIE
 from hoard.surfaces.web.guard import UNSAFE, cookies_of, csrf_ok
 
 API_PATHS = "/api/"
-CSRF_REFUSED = {
-    "error": "forbidden",
-    "message": "a request signed in by the web session cookie that changes something needs "
-    "the session's CSRF token in the X-CSRF-Token header",
-}
+CSRF_REFUSED = (
+    "a request signed in by the web session cookie that changes something needs the "
+    "session's CSRF token in the X-CSRF-Token header"
+)
 
 
 def api_session(sessions: Sessions) -> CallerResolver:
@@ -41,7 +41,7 @@ def api_session(sessions: Sessions) -> CallerResolver:
         if session is None:
             return None
         if scope.get("method") in UNSAFE and not csrf_ok(session.row.csrf, scope):
-            raise Refusal(403, dict(CSRF_REFUSED))
+            raise Refusal.of(Forbidden(CSRF_REFUSED))
         return session.caller
 
     return resolve
