@@ -24,12 +24,11 @@ import os
 import secrets
 import stat
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hoard.core.errors import Exists, InvalidArgument, IoError, NotFound
-from hoard.core.policy import SCOPES, WRITE_MODES, Caller, parse_scopes
+from hoard.core.policy import SCOPES, WRITE_MODES, Caller, TokenEntry, parse_scopes
 
 log = logging.getLogger("hoard.tokens")
 
@@ -43,17 +42,6 @@ def default_tokens_path() -> Path:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class TokenEntry:
-    name: str
-    sha256: str
-    scopes: tuple[str, ...]
-    write_mode: str
-
-    def caller(self) -> Caller:
-        return Caller(self.name, frozenset(self.scopes), self.write_mode)
 
 
 class TokenFileError(Exception):

@@ -8,7 +8,7 @@ API reaches them only through here, so a token holder without ``admin`` can do n
 from __future__ import annotations
 
 from hoard.adapters.ledger.store import AccessRequest
-from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.core.admin_results import (
     AccessRequestInfo,
@@ -71,7 +71,7 @@ class Admin:
 class TokenAdmin:
     """Callers and their tokens in the tokens file the server verifies against."""
 
-    def __init__(self, deps: Deps, store: TokenStore) -> None:
+    def __init__(self, deps: Deps, store: CallerFile) -> None:
         self.deps = deps
         self.store = store
 

@@ -24,9 +24,9 @@ from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.adapters.semantic.service import Semantic
 from hoard.adapters.sessions import SessionStore
-from hoard.adapters.tokens import TokenStore
 from hoard.app.access import Access
 from hoard.app.admin import Admin
+from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.app.edit import Edits
 from hoard.app.freshness import IndexKeeper
@@ -153,7 +153,7 @@ class Hoard:
         self.run_code = self.code.run
         self._session_store: SessionStore | None = None
 
-    def owner_tools(self, tokens: TokenStore) -> tuple[Sessions, OwnerDesk]:
+    def owner_tools(self, tokens: CallerFile) -> tuple[Sessions, OwnerDesk]:
         """The web app's use-cases (sessions, the owner's desk): they need the tokens file,
         which the server opens, so they are built on demand."""
         if self._session_store is None:

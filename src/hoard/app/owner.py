@@ -12,7 +12,7 @@ from hoard.adapters.ledger import activity
 from hoard.adapters.ledger.activity import ArchivedRow
 from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
-from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.core.policy import Grant
 
@@ -34,7 +34,7 @@ class EventFilter:
 
 
 class OwnerDesk:
-    def __init__(self, deps: Deps, tokens: TokenStore) -> None:
+    def __init__(self, deps: Deps, tokens: CallerFile) -> None:
         self.deps = deps
         self.tokens = tokens
         self.records = Records(deps.ledger)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hoard.adapters.sessions import SessionRow, SessionStore
-from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.core.errors import Forbidden, NotFound
 from hoard.core.policy import SCOPES, Caller
@@ -25,7 +25,7 @@ class Session:
 
 
 class Sessions:
-    def __init__(self, deps: Deps, store: SessionStore, tokens: TokenStore) -> None:
+    def __init__(self, deps: Deps, store: SessionStore, tokens: CallerFile) -> None:
         self.deps = deps
         self.store = store
         self.tokens = tokens

@@ -37,6 +37,20 @@ OWNER = Caller("owner", frozenset(SCOPES), "direct", owner=True)
 
 
 @dataclass(frozen=True, slots=True)
+class TokenEntry:
+    """A caller in the tokens file: its name, the SHA-256 of its token (never the token),
+    its scopes and write mode."""
+
+    name: str
+    sha256: str
+    scopes: tuple[str, ...]
+    write_mode: str
+
+    def caller(self) -> Caller:
+        return Caller(self.name, frozenset(self.scopes), self.write_mode)
+
+
+@dataclass(frozen=True, slots=True)
 class Grant:
     grant_id: str
     caller: str

@@ -33,8 +33,8 @@ from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
 
-from hoard.adapters.tokens import TokenStore
 from hoard.app.admin import TokenAdmin
+from hoard.app.callers import CallerFile
 from hoard.core.errors import Forbidden, InvalidArgument, Misdirected, TooLarge, Unavailable
 from hoard.core.policy import Caller
 from hoard.surfaces.api import API_PREFIX, build_api
@@ -96,7 +96,7 @@ class Guard:
     def __init__(
         self,
         app: ASGIApp,
-        tokens: TokenStore,
+        tokens: CallerFile,
         hosts: set[str],
         max_body: int = MAX_BODY_BYTES,
         oauth: HoardOAuth | None = None,
@@ -261,7 +261,7 @@ def _routed(paths: frozenset[str], oauth: ASGIApp, mcp: ASGIApp) -> ASGIApp:
 
 def build_app(
     mcp: HoardMCP,
-    tokens: TokenStore,
+    tokens: CallerFile,
     host: str,
     port: int,
     max_body: int = MAX_BODY_BYTES,

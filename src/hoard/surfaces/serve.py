@@ -16,7 +16,7 @@ from mcp.server.auth.routes import validate_issuer_url
 from pydantic import AnyHttpUrl
 
 from hoard.adapters.oauth_store import OAuthStore
-from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.client_config import Target, snippet, stdio_args
@@ -136,7 +136,7 @@ def public_hosts(public_url: str) -> set[str]:
 
 
 def oauth_issuer(
-    hoard: Hoard, tokens: TokenStore, host: str, port: int, public_url: str | None = None
+    hoard: Hoard, tokens: CallerFile, host: str, port: int, public_url: str | None = None
 ) -> HoardOAuth | None:
     """hoard's own OAuth issuer for ``public_url`` or else ``http://HOST:PORT`` (state in
     ``oauth.db`` of the state folder), or ``None`` when that address cannot be an issuer
@@ -160,7 +160,7 @@ def callers(tokens: TokenStore) -> tuple[tuple[str, tuple[str, ...], str], ...]:
 def serve_http(
     hoard: Hoard,
     caller: Caller,
-    tokens: TokenStore,
+    tokens: CallerFile,
     host: str,
     port: int,
     sock: socket.socket,

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hoard.adapters.tokens import TokenStore, default_tokens_path
+from hoard.app.callers import callers_path, open_callers
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.policy import LOCAL_DEFAULT, SCOPES, WRITE_MODES, Caller
@@ -88,7 +88,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def token_command(args: argparse.Namespace) -> int:
-    store = TokenStore(args.tokens or default_tokens_path())
+    store = open_callers(args.tokens)
     if args.token_command == "add":
         entry, token = store.add(args.name, args.scopes, args.write_mode)
         out = {
@@ -141,8 +141,8 @@ def parse_http(value: str) -> tuple[str, int]:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    tokens_path = args.tokens or default_tokens_path()
-    store = TokenStore(tokens_path, strict=args.strict)
+    tokens_path = callers_path(args.tokens)
+    store = open_callers(tokens_path, strict=args.strict)
     caller: Caller = LOCAL_DEFAULT
     if args.as_name:
         entry = store.find(args.as_name)

@@ -32,7 +32,7 @@ from mcp.server.auth.provider import (
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from hoard.adapters.oauth_store import IssuedToken, OAuthStore
-from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile
 from hoard.core.policy import Caller
 
 log = logging.getLogger("hoard.oauth")
@@ -99,7 +99,7 @@ class HoardOAuth:
     def __init__(
         self,
         store: OAuthStore,
-        tokens: TokenStore,
+        tokens: CallerFile,
         issuer: str,
         resource: str,
         code_ttl: float = CODE_TTL,

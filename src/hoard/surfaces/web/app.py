@@ -15,7 +15,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
 from hoard.surfaces.web import filters
@@ -43,7 +43,7 @@ async def _hoard_error(request: Request, exc: Exception) -> Response:
     return error_page(request, exc)
 
 
-def build_web(hoard: Hoard, tokens: TokenStore, *, show_private: bool) -> tuple[WebGuard, str]:
+def build_web(hoard: Hoard, tokens: CallerFile, *, show_private: bool) -> tuple[WebGuard, str]:
     """The web app (an ASGI app for ``/``; its ``sessions`` also sign the owner in to the JSON
     API, see :func:`hoard.surfaces.web.api_session.api_session`) and a one-time sign-in code
     for the owner."""

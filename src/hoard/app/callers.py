@@ -1,0 +1,49 @@
+"""The callers a server knows: the tokens file, as the surfaces see it.
+
+A surface never opens the tokens file itself: it asks :func:`open_callers` and holds the
+:class:`CallerFile` it returns (the port; :class:`~hoard.adapters.tokens.TokenStore` is the
+adapter behind it). That is who a presented token belongs to (``verify``), whether the file
+can be trusted (``status``: strict mode answers 503 while it cannot), and the owner's own
+changes from the CLI (whoever runs the CLI owns the file; the JSON API and the web app go
+through :class:`~hoard.app.admin.TokenAdmin` and the owner's desk, which check ``admin``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from hoard.adapters.tokens import TokenStore, default_tokens_path
+from hoard.core.policy import Caller, TokenEntry
+
+
+class CallerFile(Protocol):
+    @property
+    def path(self) -> Path: ...
+
+    def status(self) -> str | None:
+        """Why the file cannot be trusted, or ``None``."""
+
+    def verify(self, token: str) -> Caller | None:
+        """The caller holding ``token`` (compared as digests, in constant time)."""
+
+    def find(self, name: str) -> TokenEntry | None: ...
+
+    def entries(self) -> Sequence[TokenEntry]: ...
+
+    def add(self, name: str, scopes: str, write_mode: str) -> tuple[TokenEntry, str]:
+        """A new caller and its token, shown this once (only its digest is kept)."""
+
+    def revoke(self, name: str) -> None: ...
+
+
+def callers_path(path: Path | None = None) -> Path:
+    """``path``, or the default tokens file (``$XDG_CONFIG_HOME/hoard/tokens.json``)."""
+    return path or default_tokens_path()
+
+
+def open_callers(path: Path | None = None, *, strict: bool = False) -> CallerFile:
+    """The tokens file at ``path`` (default :func:`callers_path`); ``strict``: a missing or
+    damaged file refuses everything instead of knowing no one."""
+    return TokenStore(callers_path(path), strict=strict)
