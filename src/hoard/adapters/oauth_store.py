@@ -17,9 +17,10 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hoard.core.oauth_records import IssuedToken, StoredCode
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS clients (
@@ -44,31 +45,6 @@ CREATE INDEX IF NOT EXISTS tokens_grant ON tokens (grant_id);
 
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class IssuedToken:
-    """An access or refresh token as stored (never the token itself)."""
-
-    kind: str
-    grant_id: str
-    client_id: str
-    caller: str
-    caller_digest: str
-    scopes: tuple[str, ...]
-    expires_at: float
-    resource: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredCode:
-    """An authorization code as stored: its record (the SDK's fields plus the binding)."""
-
-    grant_id: str
-    client_id: str
-    record: dict[str, Any]
-    expires_at: float
-    used: bool
 
 
 class OAuthStore:

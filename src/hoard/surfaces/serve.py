@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 from mcp.server.auth.routes import validate_issuer_url
 from pydantic import AnyHttpUrl
 
-from hoard.adapters.oauth_store import OAuthStore
 from hoard.app.callers import CallerFile
 from hoard.app.hoard import Hoard
+from hoard.app.oauth_grants import open_grants
 from hoard.core.policy import Caller
 from hoard.surfaces.client_config import Target, snippet, stdio_args
 from hoard.surfaces.http import build_app, is_loopback
@@ -148,7 +148,7 @@ def oauth_issuer(
     except ValueError:
         log.warning("OAuth sign-in is off: %s is not https nor loopback; static tokens only", base)
         return None
-    return HoardOAuth(OAuthStore(hoard.state_dir / "oauth.db"), tokens, base, f"{base}/mcp")
+    return HoardOAuth(open_grants(hoard.state_dir), tokens, base, f"{base}/mcp")
 
 
 def callers(tokens: TokenStore) -> tuple[tuple[str, tuple[str, ...], str], ...]:

@@ -1,5 +1,5 @@
 """hoard as its own OAuth 2.1 authorization server: the SDK's provider interface over
-:class:`~hoard.adapters.oauth_store.OAuthStore` and the tokens file.
+:class:`~hoard.app.oauth_grants.GrantStore` and the tokens file.
 
 The SDK's handlers do the protocol (metadata, registration, ``/authorize``, ``/token`` with
 PKCE, ``/revoke``); this class decides. Every grant comes from the owner's consent (see
@@ -31,8 +31,9 @@ from mcp.server.auth.provider import (
 )
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
-from hoard.adapters.oauth_store import IssuedToken, OAuthStore
 from hoard.app.callers import CallerFile
+from hoard.app.oauth_grants import GrantStore
+from hoard.core.oauth_records import IssuedToken
 from hoard.core.policy import Caller
 
 log = logging.getLogger("hoard.oauth")
@@ -98,7 +99,7 @@ class HoardOAuth:
 
     def __init__(
         self,
-        store: OAuthStore,
+        store: GrantStore,
         tokens: CallerFile,
         issuer: str,
         resource: str,
