@@ -94,8 +94,11 @@ def race(
 
     ok = [line for r in results for line in r["ok"]]
     conflicts = sum(r["conflicts"] for r in results)
-    assert [r["other"] for r in results] == [[]] * processes, "only conflicts may refuse"
-    assert len(ok) + conflicts == processes * writes
+    # A writer may also give up with `busy` after waiting out the lock timeout (10 s): it
+    # happens only on an overloaded machine, and it is an honest refusal that loses nothing.
+    gave_up = [o for r in results for o in r["other"]]
+    assert [o["error"] for o in gave_up if o["error"] != "busy"] == [], "only conflicts or busy"
+    assert len(ok) + conflicts + len(gave_up) == processes * writes
     assert ok, "at least one write must win"
 
     final = (vault / NOTE).read_bytes()
@@ -109,8 +112,8 @@ def race(
     written = [e for e in events if e.decision == "written"]
     refused = [e for e in events if e.decision == "refused"]
     assert len(written) == len(ok)
-    assert len(refused) == conflicts
-    assert all((e.reason or "").startswith("conflict:") for e in refused)
+    assert len(refused) == conflicts + len(gave_up)
+    assert all((e.reason or "").startswith(("conflict:", "busy:")) for e in refused)
     # One unbroken chain from the initial bytes to the final bytes.
     assert written[0].before == sha(initial)
     assert written[-1].after == sha(final)
