@@ -151,7 +151,7 @@ def oauth_issuer(
     return HoardOAuth(open_grants(hoard.state_dir), tokens, base, f"{base}/mcp")
 
 
-def callers(tokens: TokenStore) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+def callers(tokens: CallerFile) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     """Each caller with its scopes and write mode: what the tools a caller is listed
     depend on (a change is published to listening clients, see :mod:`.mcp.events`)."""
     return tuple((e.name, e.scopes, e.write_mode) for e in tokens.entries())
