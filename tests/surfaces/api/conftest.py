@@ -3,6 +3,7 @@ the whole HTTP app (guard, /mcp, /api/v1), tokens for callers of every kind, and
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -142,15 +143,17 @@ class LiveServer:
         self.sock.close()
 
 
-def start_api(
+@contextlib.contextmanager
+def serving(
     tmp: Path,
     resolvers: tuple[CallerResolver, ...] = (),
     max_body: int | None = None,
     strict: bool = False,
     web: bool = False,
     toml: str = "",
-) -> tuple[Api, LiveServer, HoardMCP]:
-    """The server; with ``web``, the web app too, and its session accepted by the API (as
+) -> Iterator[Api]:
+    """A real server on a fresh vault under ``tmp``, stopped (and everything closed) on the
+    way out; with ``web``, the web app too, and its session accepted by the API (as
     ``hoard serve --http`` wires it)."""
     vault = make_vault(tmp / "vault", toml)
     hoard = Hoard(vault, tmp / "state")
@@ -167,12 +170,7 @@ def start_api(
     app = build_app(mcp, store, "127.0.0.1", live.port, resolvers=resolvers, **kwargs)
     live.server.config.app = app
     live.start()
-    return Api(live.url, hoard, vault, tokens, store, signin_code=code), live, mcp
-
-
-@pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    served, live, mcp = start_api(tmp_path_factory.mktemp("api"))
+    served = Api(live.url, hoard, vault, tokens, store, signin_code=code)
     try:
         yield served
     finally:
@@ -180,4 +178,10 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
             c.close()
         live.stop()
         mcp.close()
-        served.hoard.close()
+        hoard.close()
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    with serving(tmp_path_factory.mktemp("api")) as served:
+        yield served

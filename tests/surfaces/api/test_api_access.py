@@ -11,7 +11,7 @@ import pytest
 
 from hoard.core.policy import Caller
 from hoard.surfaces.http import Refusal
-from tests.surfaces.api.conftest import SECRET_WORD, Api, note, start_api
+from tests.surfaces.api.conftest import SECRET_WORD, Api, note, serving
 
 
 def test_an_access_request_approved_by_the_owner_grants_sight_of_protected_notes(
@@ -141,17 +141,10 @@ def cookie_session(headers: Mapping[str, str], scope: Any) -> Caller | None:
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    served, live, mcp = start_api(
+    with serving(
         tmp_path_factory.mktemp("guarded"), resolvers=(cookie_session,), max_body=4096
-    )
-    try:
+    ) as served:
         yield served
-    finally:
-        for c in served.clients.values():
-            c.close()
-        live.stop()
-        mcp.close()
-        served.hoard.close()
 
 
 def test_a_second_resolver_names_the_caller_and_its_csrf_check_guards_writes(
@@ -194,17 +187,10 @@ def test_a_markdown_body_starting_with_a_bracket_is_not_taken_for_a_json_rpc_bat
 def test_strict_mode_with_a_broken_tokens_file_refuses_the_api_with_503(
     tmp_path: Path,
 ) -> None:
-    served, live, mcp = start_api(tmp_path, strict=True)
-    try:
+    with serving(tmp_path, strict=True) as served:
         reader = served.client("reader")
         assert reader.get("/policy").status_code == 200
         (tmp_path / "tokens.json").write_text("{not json", encoding="utf-8")
         r = reader.get("/search", params={"q": "hub"})
         assert r.status_code == 503
         assert r.json()["error"] == "unavailable"
-    finally:
-        for c in served.clients.values():
-            c.close()
-        live.stop()
-        mcp.close()
-        served.hoard.close()

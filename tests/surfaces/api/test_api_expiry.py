@@ -8,16 +8,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.surfaces.api.conftest import note, start_api, wait_until
+from tests.surfaces.api.conftest import note, serving, wait_until
 
 
 def test_confirming_an_expired_proposal_is_410_and_writes_nothing(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    api, live, mcp = start_api(
+    with serving(
         tmp_path_factory.mktemp("expiry"), toml="\n[proposals]\nttl_seconds = 10\n"
-    )
-    try:
+    ) as api:
         r = api.client("proposer").put(
             "/notes/tech/late.md",
             json={"content": note("Late", "Proposed, never confirmed in time.")},
@@ -36,9 +35,3 @@ def test_confirming_an_expired_proposal_is_410_and_writes_nothing(
         assert gone.json()["error"] == "proposal_expired"
         assert gone.json()["proposal_id"] == proposal
         assert not (api.vault / "tech" / "late.md").exists()
-    finally:
-        for c in api.clients.values():
-            c.close()
-        live.stop()
-        mcp.close()
-        api.hoard.close()

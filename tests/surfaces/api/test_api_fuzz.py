@@ -25,7 +25,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.surfaces.api.conftest import Api, note, start_api
+from tests.surfaces.api.conftest import Api, note, serving
 
 EXAMPLES = int(os.environ.get("HOARD_FUZZ_EXAMPLES", "12"))
 FUZZ_CALLER = "fuzz-owner-7f3a9c"
@@ -33,17 +33,10 @@ FUZZ_CALLER = "fuzz-owner-7f3a9c"
 
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    served, live, mcp = start_api(tmp_path_factory.mktemp("fuzz"))
-    _, token = served.store.add(FUZZ_CALLER, "read,write,confirm,maintenance,admin", "direct")
-    served.tokens[FUZZ_CALLER] = token
-    try:
+    with serving(tmp_path_factory.mktemp("fuzz")) as served:
+        _, token = served.store.add(FUZZ_CALLER, "read,write,confirm,maintenance,admin", "direct")
+        served.tokens[FUZZ_CALLER] = token
         yield served
-    finally:
-        for c in served.clients.values():
-            c.close()
-        live.stop()
-        mcp.close()
-        served.hoard.close()
 
 
 @pytest.fixture(scope="module")

@@ -12,22 +12,15 @@ from collections.abc import Iterator
 import httpx2
 import pytest
 
-from tests.surfaces.api.conftest import SECRET_WORD, Api, note, start_api
+from tests.surfaces.api.conftest import SECRET_WORD, Api, note, serving
 
 FOREIGN = "https://evil.example"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    served, live, mcp = start_api(tmp_path_factory.mktemp("session"), web=True)
-    try:
+    with serving(tmp_path_factory.mktemp("session"), web=True) as served:
         yield served
-    finally:
-        for c in served.clients.values():
-            c.close()
-        live.stop()
-        mcp.close()
-        served.hoard.close()
 
 
 @pytest.fixture(scope="module")
