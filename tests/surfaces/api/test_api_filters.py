@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.surfaces.api.conftest import Api, start_api
+from tests.helpers import wait_until
+from tests.surfaces.api.conftest import Api, serving
 
 NOTES = {
     # path: (type, status, tags, updated)
@@ -29,28 +30,25 @@ def _fm(title: str, kind: str, status: str, tags: str, updated: str) -> str:
 
 @pytest.fixture(scope="module")
 def fields(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    served, live, mcp = start_api(tmp_path_factory.mktemp("filters"))
-    for path, (kind, status, tags, updated) in NOTES.items():
-        title = path.split("/")[1].removesuffix(".md").capitalize()
-        if not tags.isascii():  # the contract refuses such a tag in a write: an outside edit
-            (served.vault / path).write_text(
-                _fm(title, kind, status, tags, updated), encoding="utf-8"
+    with serving(tmp_path_factory.mktemp("filters")) as served:
+        for path, (kind, status, tags, updated) in NOTES.items():
+            title = path.split("/")[1].removesuffix(".md").capitalize()
+            if not tags.isascii():  # the contract refuses such a tag in a write: an outside edit
+                (served.vault / path).write_text(
+                    _fm(title, kind, status, tags, updated), encoding="utf-8"
+                )
+                continue
+            r = served.client("owner").put(
+                f"/notes/{path}",
+                json={"content": _fm(title, kind, status, tags, updated)},
+                headers={"If-None-Match": "*"},
             )
-            continue
-        r = served.client("owner").put(
-            f"/notes/{path}",
-            json={"content": _fm(title, kind, status, tags, updated)},
-            headers={"If-None-Match": "*"},
-        )
-        assert r.status_code == 201, r.text
-    try:
+            assert r.status_code == 201, r.text
+        # The outside edit is seen by the next stat walk (at most one a second, without a
+        # watcher): wait for it rather than race it.
+        outside = [p for p, (*_, tags, _u) in NOTES.items() if not tags.isascii()]
+        wait_until(lambda: set(outside) <= set(_paths(served, [("q", ""), ("type", "task")])))
         yield served
-    finally:
-        for c in served.clients.values():
-            c.close()
-        live.stop()
-        mcp.close()
-        served.hoard.close()
 
 
 def _paths(api: Api, params: list[tuple[str, str]], who: str = "reader") -> list[str]:
