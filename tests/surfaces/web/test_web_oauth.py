@@ -65,7 +65,7 @@ def _callbacks(page: Any) -> list[str]:
 
 
 def test_the_signed_in_owner_approves_a_connector_with_the_session(
-    browser: Any, site: Site, tmp_path: Path
+    browser: Any, site: Site, tmp_path: Path, screenshots: Path
 ) -> None:
     client = _client(site)
     url, verifier = _authorize(site, client["client_id"])
@@ -84,6 +84,7 @@ def test_the_signed_in_owner_approves_a_connector_with_the_session(
     assert page.inner_text("#redirect") == REDIRECT
     assert page.inner_text("#who") == "owner"
     assert page.locator("input[name=admin_token]").count() == 0
+    page.screenshot(path=str(screenshots / "consent.png"), full_page=True)
     page.fill("#caller", "browser-connector")
     page.uncheck("input[name=scopes][value=write]")
     page.check("input[name=write_mode][value=propose]")
