@@ -7,12 +7,18 @@ import sqlite3
 
 from hoard.adapters.index.graph import broken_links
 from hoard.adapters.index.store import ProgressFn, SyncReport
-from hoard.adapters.ledger.store import AccessRequest
 from hoard.app.deps import Deps
 from hoard.app.freshness import IndexKeeper
 from hoard.core.contract import check_contract
 from hoard.core.errors import HoardError, InvalidArgument
-from hoard.core.models import BrokenLink, CheckResult, CheckViolation, IndexResult, PolicyResult
+from hoard.core.models import (
+    AccessRequestResult,
+    BrokenLink,
+    CheckResult,
+    CheckViolation,
+    IndexResult,
+    PolicyResult,
+)
 from hoard.core.policy import Caller, policy_notes
 from hoard.core.times import iso
 
@@ -22,11 +28,20 @@ class Maintenance:
         self.deps = deps
         self.keeper = keeper
 
-    def request_access(self, glob: str, reason: str, caller: Caller) -> AccessRequest:
+    def request_access(self, glob: str, reason: str, caller: Caller) -> AccessRequestResult:
+        """A pending request for the owner, with how the owner approves it from the CLI."""
         self.deps.access.require(caller, "read")
         if not isinstance(glob, str) or not isinstance(reason, str):
             raise InvalidArgument("glob and reason must be strings")
-        return self.deps.ledger.request_access(caller.name, glob, reason)
+        req = self.deps.ledger.request_access(caller.name, glob, reason)
+        return AccessRequestResult(
+            request_id=req.request_id,
+            status="pending",
+            glob=req.glob,
+            reason=req.reason,
+            message="The vault owner can approve this with: hoard grant --approve "
+            + req.request_id,
+        )
 
     def policy(self, caller: Caller) -> PolicyResult:
         config = self.deps.config

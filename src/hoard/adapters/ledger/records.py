@@ -27,6 +27,9 @@ class Revision:
     at: float
 
 
+REVISION_COLUMNS = "revision_id, path, sha256, size, reason, caller, at"
+"""The columns of :class:`Revision`, in its order."""
+
 EVENT_COLUMNS = "event_id, at, tool, caller, path, before, after, decision, reason"
 """The columns of :class:`Event`, in its order."""
 
@@ -102,8 +105,7 @@ class Records:
     def revision(self, revision_id: str) -> tuple[Revision, bytes]:
         with self.ledger.read() as conn:
             row = conn.execute(
-                "SELECT revision_id, path, sha256, size, reason, caller, at, content "
-                "FROM revisions WHERE revision_id = ?",
+                f"SELECT {REVISION_COLUMNS}, content FROM revisions WHERE revision_id = ?",
                 (revision_id,),
             ).fetchone()
         if row is None:
@@ -121,8 +123,7 @@ class Records:
     def revisions_of(self, path: str) -> list[Revision]:
         with self.ledger.read() as conn:
             rows = conn.execute(
-                "SELECT revision_id, path, sha256, size, reason, caller, at FROM revisions "
-                "WHERE path = ? ORDER BY at, rowid",
+                f"SELECT {REVISION_COLUMNS} FROM revisions WHERE path = ? ORDER BY at, rowid",
                 (path,),
             ).fetchall()
         return [Revision(*r) for r in rows]

@@ -204,20 +204,10 @@ class Sandbox:
             reusable = True
             return result_of(reply, state, run_limits)
         except DeadlinePassed:
-            raise SandboxLimit(
-                f"the script ran past the {run_limits.time_s:g} s wall clock",
-                limit="time",
-                calls=state.calls,
-                elapsed_ms=state.elapsed_ms(),
-            ) from None
+            raise _past_wall_clock(run_limits, state) from None
         except WorkerGone as exc:
             if time.monotonic() >= deadline:
-                raise SandboxLimit(
-                    f"the script ran past the {run_limits.time_s:g} s wall clock",
-                    limit="time",
-                    calls=state.calls,
-                    elapsed_ms=state.elapsed_ms(),
-                ) from None
+                raise _past_wall_clock(run_limits, state) from None
             log.warning("sandbox worker %d failed: %s", worker.pid, exc)
             raise SandboxLimit(
                 "the sandbox process died (most likely it ran out of memory)",
@@ -227,3 +217,12 @@ class Sandbox:
             ) from None
         finally:
             self._release(worker, reusable)
+
+
+def _past_wall_clock(run_limits: Limits, state: RunState) -> SandboxLimit:
+    return SandboxLimit(
+        f"the script ran past the {run_limits.time_s:g} s wall clock",
+        limit="time",
+        calls=state.calls,
+        elapsed_ms=state.elapsed_ms(),
+    )

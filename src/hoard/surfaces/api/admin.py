@@ -3,6 +3,8 @@ grants and the callers' tokens."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hoard.app.admin import TokenAdmin
 from hoard.app.hoard import Hoard
 from hoard.core.admin_results import (
@@ -25,14 +27,8 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
     def request_access(call: Call) -> AccessRequestResult:
         body: AccessRequestBody = call.body
         req = hoard.request_access(body.glob, body.reason, call.caller)
-        return AccessRequestResult(
-            request_id=req.request_id,
-            status="pending",
-            glob=req.glob,
-            reason=req.reason,
-            message="The vault owner can approve this with: hoard grant --approve "
-            f"{req.request_id} (or POST /api/v1/admin/access-requests/{req.request_id}/approve)",
-        )
+        route = f"/api/v1/admin/access-requests/{req.request_id}/approve"
+        return replace(req, message=f"{req.message} (or POST {route})")
 
     def grant(call: Call) -> GrantInfo:
         b: GrantBody = call.body

@@ -147,15 +147,7 @@ def register_graph_and_policy(host: ToolHost) -> None:
         reason: Annotated[str, Field(description="Why, in a sentence, for the owner.")],
         ctx: Context,
     ) -> AccessRequestResult:
-        req = hoard.request_access(glob, reason, host.caller_of(ctx))
-        return AccessRequestResult(
-            request_id=req.request_id,
-            status="pending",
-            glob=req.glob,
-            reason=req.reason,
-            message="The vault owner can approve this with: hoard grant --approve "
-            f"{req.request_id}",
-        )
+        return hoard.request_access(glob, reason, host.caller_of(ctx))
 
     add_tools(
         host.server,
