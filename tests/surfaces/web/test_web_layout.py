@@ -75,7 +75,15 @@ def test_a_new_note_starts_from_a_valid_template_and_violations_are_named(
     page.fill("#content", template.replace("tags: [projects, draft]", "tags: [Bad Tag]"))
     page.click("#save")
     page.wait_for_selector("#violations")
-    assert "tags" in page.inner_text("#violations")
+    bad = page.locator("#violations tr.bad[data-field=tags]")
+    assert "Bad Tag" in bad.inner_text()  # the value as written, beside its problem
+    flagged = page.locator("#violations tr.bad").evaluate_all(
+        "rows => rows.map(r => r.dataset.field)"
+    )
+    assert "tags" in flagged and "title" not in flagged  # the other fields are fine
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1280, "height": 900})
     assert not (site.vault / "projects" / "from-the-browser.md").exists()
     page.fill("#content", template + "Written from the template.\n")
     page.click("#save")

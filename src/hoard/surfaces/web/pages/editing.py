@@ -14,10 +14,13 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from hoard.core.errors import Conflict, ContractViolation, Exists, HoardError
+from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.surfaces.web.context import caller_of, page, web_of
 from hoard.surfaces.web.markdown import note_href, render_note
 
 ARCHIVE_REASONS = ("archived", "superseded", "retracted")
+WHOLE_NOTE = frozenset({"file", "body", "frontmatter"})
+"""Violation "fields" that name the note or a part of it rather than a frontmatter key."""
 
 
 def template_for(folder: str, title: str = "New note") -> str:
@@ -37,6 +40,24 @@ def template_for(folder: str, title: str = "New note") -> str:
         f"---\ntitle: {title}\ntype: note\nstatus: draft\ntags: [{', '.join(tags)}]\n"
         f"updated: {today}\n---\n\n"
     )
+
+
+def field_rows(content: str, violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frontmatter as written, one row a field, each with the violations that name it
+    (a field a rule wants but the note lacks gets a row of its own), so the page can show
+    every violation beside its field."""
+    split = split_frontmatter(content)
+    data = parse_yaml_block(split.yaml_text).data if split.has_block else None
+    rows: dict[str, dict[str, Any]] = {}
+    for key, value in (data or {}).items():
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        rows[str(key)] = {"field": str(key), "value": shown, "problems": []}
+    for v in violations:
+        name = str(v.get("field") or "file")
+        whole = "(the note as a whole)" if name in WHOLE_NOTE else None
+        row = rows.setdefault(name, {"field": name, "value": whole, "problems": []})
+        row["problems"].append(v)
+    return list(rows.values())
 
 
 def _editor(request: Request, status: int = 200, **ctx: Any) -> Response:
@@ -76,8 +97,10 @@ async def save(request: Request) -> Response:
     except (Conflict, Exists) as exc:
         return _conflict(request, exc, ctx)
     except ContractViolation as exc:
+        violations = exc.details.get("violations", [])
+        rows = field_rows(content, violations)
         return _editor(
-            request, 422, creating=creating, violations=exc.details.get("violations", []), **ctx
+            request, 422, creating=creating, violations=violations, field_rows=rows, **ctx
         )
     except HoardError as exc:
         return _editor(request, exc.http_status, creating=creating, error=exc.to_object(), **ctx)
