@@ -6,7 +6,7 @@ holds no grant for, and nothing changes when semantic search is off or has no ve
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -66,20 +66,6 @@ def write_vault(root: Path, enabled: bool = True) -> Path:
 
 
 @pytest.fixture
-def open_hoard(tmp_path: Path) -> Iterator[Callable[..., Hoard]]:
-    opened: list[Hoard] = []
-
-    def open_(root: Path, state: str = "state") -> Hoard:
-        h = Hoard(root, tmp_path / state)
-        opened.append(h)
-        return h
-
-    yield open_
-    for h in opened:
-        h.close()
-
-
-@pytest.fixture
 def built(tmp_path: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
     h = open_hoard(write_vault(tmp_path / "vault"))
     assert h.similarity.build() == len(NOTES)
@@ -126,8 +112,8 @@ def test_a_protected_note_is_never_hinted_to_a_caller_without_a_grant(built: Hoa
 def test_without_vectors_or_with_semantic_off_the_preflight_is_as_before(
     tmp_path: Path, open_hoard: Callable[..., Hoard]
 ) -> None:
-    on = open_hoard(write_vault(tmp_path / "on"), "on-state")
-    off = open_hoard(write_vault(tmp_path / "off", enabled=False), "off-state")
+    on = open_hoard(write_vault(tmp_path / "on"), tmp_path / "on-state")
+    off = open_hoard(write_vault(tmp_path / "off", enabled=False), tmp_path / "off-state")
     for path, content in (("inbox/hue.md", REWORDED_HUE), ("inbox/tax.md", UNRELATED)):
         a = to_json(on.writes.write(path, content, dry_run=True).preflight)
         b = to_json(off.writes.write(path, content, dry_run=True).preflight)
