@@ -90,6 +90,7 @@ def test_no_token_is_401(
     r = post_mcp(http, served, mcp_headers(None), initialize_request)
     assert r.status_code == 401
     assert r.headers["www-authenticate"].lower().startswith("bearer")
+    assert r.json()["error"] == "unauthorized"  # the SPEC error object, from core/errors.py
     assert_no_internals(r.text)
 
 
@@ -172,6 +173,7 @@ def test_a_foreign_host_header_is_421(
     headers = mcp_headers(served.token) | {"Host": host}
     r = post_mcp(http, served, headers, initialize_request)
     assert r.status_code == 421
+    assert r.json()["error"] == "misdirected"
     assert_no_internals(r.text)
 
 
@@ -198,6 +200,7 @@ def test_a_foreign_origin_is_403(
     headers = mcp_headers(served.token) | {"Origin": origin}
     r = post_mcp(http, served, headers, initialize_request)
     assert r.status_code == 403
+    assert r.json()["error"] == "forbidden"
     assert_no_internals(r.text)
 
 
@@ -232,6 +235,7 @@ def test_an_oversized_body_with_content_length_is_413(
     body = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "pad": "' + b"x" * (2 * CAP) + b'"}'
     r = http.post(f"{served.url}/mcp", headers=mcp_headers(served.token), content=body)
     assert r.status_code == 413
+    assert r.json() == {"error": "too_large", "message": r.json()["message"], "limit": CAP}
     assert_no_internals(r.text)
 
 
@@ -248,6 +252,7 @@ def test_an_oversized_chunked_body_without_content_length_is_413(
     assert "content-length" not in r.request.headers
     assert r.request.headers["transfer-encoding"] == "chunked"
     assert r.status_code == 413
+    assert r.json()["error"] == "too_large"
     assert_no_internals(r.text)
 
 
