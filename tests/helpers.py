@@ -16,13 +16,16 @@ import hashlib
 import os
 import shutil
 import socket
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
+import uvicorn
 
 EXAMPLE_VAULT = Path(__file__).resolve().parents[1] / "examples" / "vault"
 
@@ -117,6 +120,49 @@ async def await_until(
         if time.monotonic() >= deadline:
             pytest.fail(f"condition not met within {timeout} s")
         await anyio.sleep(interval)
+
+
+class LiveServer:
+    """One uvicorn on 127.0.0.1 in a background thread. The port is bound at once, so the app
+    (whose Host check must name the port) is built after it and handed to :meth:`start`."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        self.host = f"127.0.0.1:{self.port}"
+        self.url = f"http://{self.host}"
+        self.server: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+
+    def start(self, app: Any, timeout: float = 20.0) -> None:
+        """Serve ``app`` and return once ``/healthz`` answers."""
+        config = uvicorn.Config(
+            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        )
+        server = self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+        self.thread.start()
+
+        def answers() -> bool:
+            if not server.started:
+                return False
+            try:
+                httpx2.get(f"{self.url}/healthz", timeout=2.0)
+            except httpx2.TransportError:
+                return False
+            return True
+
+        wait_until(answers, timeout=timeout)
+
+    def stop(self) -> None:
+        if self.server is not None and self.thread is not None:
+            self.server.should_exit = True
+            self.thread.join(timeout=15.0)
+        self.sock.close()
 
 
 def hoard_env(tmp: Path) -> dict[str, str]:

@@ -14,6 +14,7 @@ import pytest
 from hoard.app.hoard import Hoard
 from hoard.core.policy import Caller
 from hoard.surfaces.cli.main import run
+from tests.helpers import note_text
 
 WRITER = Caller("writer", frozenset({"read", "write", "confirm"}), "direct")
 AGENT = Caller("agent", frozenset({"read", "write"}), "propose")
@@ -27,10 +28,7 @@ ENV = {
 
 
 def note(title: str, body: str = "Text.") -> str:
-    return (
-        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [home, light]\n"
-        f"updated: 2026-03-01\n---\n{body}\n"
-    )
+    return note_text(title, body, tags="home, light")
 
 
 def git(vault: Path, *args: str) -> str:

@@ -10,13 +10,7 @@ import pytest
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import BadQuery
-
-
-def note(title: str, body: str) -> str:
-    return (
-        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [alpha, beta]\n"
-        f"updated: 2026-03-01\n---\n{body}\n"
-    )
+from tests.helpers import note_text as note
 
 
 @pytest.fixture

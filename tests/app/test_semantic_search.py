@@ -3,9 +3,9 @@ real model (the optional install; CI installs it)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from hoard.adapters.semantic.runtime import MODEL_DIR_ENV
 from hoard.app.hoard import Hoard
 from hoard.core.errors import Protected
 from hoard.core.policy import Caller
+from tests.helpers import wait_until as shared_wait_until
 
 QUESTION = "how did I get the lights working again after they stopped responding?"
 ANSWER = "tech/hue-bridge.md"
@@ -86,15 +87,8 @@ def open_hoard(tmp_path: Path) -> Iterator[Callable[..., Hoard]]:
         h.close()
 
 
-def wait_until(pred: Callable[[], object], timeout: float = 30.0) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            pytest.fail(f"condition not met within {timeout} s")
-        time.sleep(0.05)
+wait_until = functools.partial(shared_wait_until, timeout=30.0, interval=0.05)
+"""The shared wait, patient enough for a background embedding."""
 
 
 @pytest.fixture

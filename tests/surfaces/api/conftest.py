@@ -4,17 +4,14 @@ the whole HTTP app (guard, /mcp, /api/v1), tokens for callers of every kind, and
 from __future__ import annotations
 
 import contextlib
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator
+import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
-import uvicorn
 
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
@@ -23,6 +20,8 @@ from hoard.surfaces.http import CallerResolver, build_app
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.web import build_web
 from hoard.surfaces.web.api_session import api_session
+from tests.helpers import LiveServer, note_text
+from tests.helpers import wait_until as wait_until_in_helpers
 
 SECRET_WORD = "zanzibarquux"
 PRIVATE_WORD = "quillfeatherpine"
@@ -37,22 +36,11 @@ CALLERS = {
 }
 
 
-def note(title: str, body: str, tags: str = "alpha, beta") -> str:
-    return (
-        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [{tags}]\n"
-        f"updated: 2026-03-01\n---\n{body.rstrip()}\n"
-    )
+note = note_text
+"""The note builder of every test (a note the default contract accepts)."""
 
-
-def wait_until(pred: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            pytest.fail(f"condition not met within {timeout} s")
-        time.sleep(0.02)
+wait_until = functools.partial(wait_until_in_helpers, timeout=15.0)
+"""The shared wait, with this server's longer default patience."""
 
 
 def make_vault(root: Path, toml: str = "") -> Path:
@@ -109,40 +97,6 @@ class Api:
         return c
 
 
-class LiveServer:
-    def __init__(self, app: Any) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port: int = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def start(self) -> None:
-        self.thread.start()
-
-        def answers() -> bool:
-            if not self.server.started:
-                return False
-            try:
-                httpx2.get(f"{self.url}/healthz", timeout=2.0)
-            except httpx2.TransportError:
-                return False
-            return True
-
-        wait_until(answers)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15.0)
-        self.sock.close()
-
-
 @contextlib.contextmanager
 def serving(
     tmp: Path,
@@ -161,15 +115,13 @@ def serving(
     tokens = {name: store.add(name, s, m)[1] for name, (s, m) in CALLERS.items()}
     mcp = HoardMCP(hoard, LOCAL_DEFAULT)
     # Bind first to learn the port the Host check must accept.
-    live = LiveServer(None)
+    live = LiveServer()
     kwargs: dict[str, Any] = {} if max_body is None else {"max_body": max_body}
     code = None
     if web:
         kwargs["web"], code = build_web(hoard, store, show_private=True)
         resolvers = (*resolvers, api_session(kwargs["web"].sessions))
-    app = build_app(mcp, store, "127.0.0.1", live.port, resolvers=resolvers, **kwargs)
-    live.server.config.app = app
-    live.start()
+    live.start(build_app(mcp, store, "127.0.0.1", live.port, resolvers=resolvers, **kwargs))
     served = Api(live.url, hoard, vault, tokens, store, signin_code=code)
     try:
         yield served

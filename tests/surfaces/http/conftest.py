@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 import shutil
 import signal
-import socket
 import subprocess
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +23,11 @@ from typing import Any
 
 import httpx2
 import pytest
-import uvicorn
 
 from hoard.adapters.tokens import TokenStore
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
-from tests.helpers import EXAMPLE_VAULT, free_port, hoard_env, wait_until
+from tests.helpers import EXAMPLE_VAULT, LiveServer, free_port, hoard_env, wait_until
 
 
 @dataclass
@@ -124,55 +121,16 @@ def hoard_http(tmp_path: Path, hoard_bin: Path) -> Iterator[Callable[..., HttpSe
 # -- in-process uvicorn ----------------------------------------------------------------------
 
 
-class LiveServer:
-    """One uvicorn server on 127.0.0.1 in a background thread."""
-
-    def __init__(self, mcp: HoardMCP, tokens: TokenStore, max_body: int | None = None) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port: int = self.sock.getsockname()[1]
-        self.host = f"127.0.0.1:{self.port}"
-        self.url = f"http://{self.host}"
-        kwargs: dict[str, Any] = {} if max_body is None else {"max_body": max_body}
-        app = build_app(mcp, tokens, "127.0.0.1", self.port, **kwargs)
-        config = uvicorn.Config(
-            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def start(self) -> None:
-        self.thread.start()
-
-        def answers() -> bool:
-            if not self.server.started:
-                return False
-            try:
-                httpx2.get(f"{self.url}/healthz", timeout=2.0)
-            except httpx2.TransportError:
-                return False
-            return True
-
-        wait_until(answers, timeout=15.0)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15.0)
-        self.sock.close()
-
-
 @pytest.fixture(scope="module")
 def http_server() -> Iterator[Callable[..., LiveServer]]:
     """``http_server(mcp, tokens, max_body=None)`` starts a real uvicorn for the module."""
     started: list[LiveServer] = []
 
     def start(mcp: HoardMCP, tokens: TokenStore, max_body: int | None = None) -> LiveServer:
-        live = LiveServer(mcp, tokens, max_body)
+        live = LiveServer()
         started.append(live)
-        live.start()
+        kwargs: dict[str, Any] = {} if max_body is None else {"max_body": max_body}
+        live.start(build_app(mcp, tokens, "127.0.0.1", live.port, **kwargs), timeout=15.0)
         return live
 
     yield start

@@ -4,24 +4,22 @@ test can shorten the lifetimes instead of waiting them out."""
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
 import pytest
-import uvicorn
 
-from hoard.adapters.oauth_store import OAuthStore
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
+from hoard.app.oauth_grants import open_grants
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.oauth.provider import HoardOAuth
+from tests.helpers import LiveServer
 
-from .conftest import EXAMPLE_VAULT, HttpServer, wait_until
+from .conftest import EXAMPLE_VAULT, HttpServer
 from .test_oauth import (
     authorize_url,
     consent,
@@ -40,26 +38,19 @@ def served(tmp_path: Path) -> Iterator[tuple[HttpServer, HoardOAuth]]:
     tokens_file = tmp_path / "tokens.json"
     tokens = TokenStore(tokens_file)
     _, owner = tokens.add("owner", "admin", "propose")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
+    live = LiveServer()
+    base = live.url
+    port = live.port
     with Hoard(vault, tmp_path / "state") as hoard:
-        oauth = HoardOAuth(OAuthStore(tmp_path / "state" / "oauth.db"), tokens, base, f"{base}/mcp")
+        oauth = HoardOAuth(open_grants(tmp_path / "state"), tokens, base, f"{base}/mcp")
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
-        app = build_app(mcp, tokens, "127.0.0.1", port, oauth=oauth)
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        wait_until(lambda: server.started)
+        live.start(build_app(mcp, tokens, "127.0.0.1", port, oauth=oauth))
         handle = HttpServer(None, port, {"owner": owner}, tokens_file, tmp_path / "x", vault)  # type: ignore[arg-type]
         handle.stopped = True
         try:
             yield handle, oauth
         finally:
-            server.should_exit = True
-            thread.join(timeout=15)
-            sock.close()
+            live.stop()
             mcp.close()
 
 

@@ -17,6 +17,7 @@ from mcp_types import CallToolResult
 from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER, Caller
 from hoard.surfaces.mcp.server import HoardMCP
+from tests.helpers import note_text as note
 
 pytestmark = pytest.mark.anyio
 
@@ -27,13 +28,6 @@ PROPOSING_OWNER = Caller("owner", OWNER.scopes, "propose", owner=True)
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-def note(title: str, body: str) -> str:
-    return (
-        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [alpha, beta]\n"
-        f"updated: 2026-03-01\n---\n{body}\n"
-    )
 
 
 @pytest.fixture

@@ -9,26 +9,24 @@ Helpers the tests import live in ``support.py``.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
-import uvicorn
 
-from hoard.adapters.oauth_store import OAuthStore
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
+from hoard.app.oauth_grants import open_grants
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
 from hoard.surfaces.oauth.provider import HoardOAuth
 from hoard.surfaces.web import WebOwner, build_web
+from tests.helpers import EXAMPLE_VAULT, LiveServer
+from tests.helpers import note_text as note
 
-from .support import EXAMPLE_VAULT, SCREENSHOTS, SECRET_WORD, Site, note, sign_in, wait_until
+from .support import SCREENSHOTS, SECRET_WORD, Site, sign_in
 
 
 def _vault(root: Path) -> Path:
@@ -49,37 +47,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     _, owner = tokens.add("owner", "read,write,confirm,maintenance,admin", "direct")
     _, agent = tokens.add("agent", "read,write", "propose")
     _, reader = tokens.add("reader", "read", "propose")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
+    live = LiveServer()
     with Hoard(vault, base / "state", watch=True) as hoard:
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
         web, code = build_web(hoard, tokens, show_private=True)
-        url = f"http://127.0.0.1:{port}"
-        oauth = HoardOAuth(OAuthStore(base / "state" / "oauth.db"), tokens, url, f"{url}/mcp")
+        url = live.url
+        oauth = HoardOAuth(open_grants(base / "state"), tokens, url, f"{url}/mcp")
         oauth.owner = WebOwner(web.sessions)
-        app = build_app(mcp, tokens, "127.0.0.1", port, oauth=oauth, web=web)
-        config = uvicorn.Config(
-            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
-        )
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-
-        def answers() -> bool:
-            try:
-                return server.started and httpx2.get(f"{url}/healthz").status_code == 200
-            except httpx2.TransportError:
-                return False
-
-        wait_until(answers, timeout=20)
+        live.start(build_app(mcp, tokens, "127.0.0.1", live.port, oauth=oauth, web=web))
         try:
             yield Site(url, vault, hoard, tokens, owner, agent, reader, code)
         finally:
-            server.should_exit = True
-            thread.join(timeout=10)
-            sock.close()
+            live.stop()
             mcp.close()
 
 

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import concurrent.futures
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx2
-import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
@@ -19,27 +16,8 @@ from mcp_types import CallToolResult
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 
-EXAMPLE_VAULT = Path(__file__).resolve().parents[3] / "examples" / "vault"
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 SECRET_WORD = "zanzibarquux"
-
-
-def note(title: str, body: str, tags: str = "alpha, beta") -> str:
-    return (
-        f"---\ntitle: {title}\ntype: note\nstatus: active\ntags: [{tags}]\n"
-        f"updated: 2026-03-01\n---\n{body.rstrip()}\n"
-    )
-
-
-def wait_until(pred: Callable[[], Any], timeout: float = 10.0, interval: float = 0.05) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            pytest.fail(f"condition not met within {timeout} s")
-        time.sleep(interval)
 
 
 @dataclass

@@ -9,7 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .support import SECRET_WORD, Site, note, sign_in, wait_until
+from tests.helpers import note_text as note
+from tests.helpers import wait_until
+
+from .support import SECRET_WORD, Site, sign_in
 
 
 def test_sign_in_with_an_admin_token_and_sign_out(browser: Any, site: Site) -> None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .support import Site, note
+from tests.helpers import note_text as note
+
+from .support import Site
 
 
 def _write(site: Site, path: str, text: str) -> None:
