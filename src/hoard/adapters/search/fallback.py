@@ -86,7 +86,7 @@ class SubstringSearcher:
                 )
             )
         hits.sort(key=lambda h: (-h.score, h.path))
-        page = diversify(hits, self.config.search.folder_cap)[: req.limit]
+        page = diversify(hits, self.config.search.folder_cap, lambda h: h.folder)[: req.limit]
         return SearchOutcome(page, self.name, hidden=hidden, timed_out=timed_out)
 
 

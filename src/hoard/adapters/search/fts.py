@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from hoard.adapters.index.deadline import Clock, interrupting, is_interrupt
@@ -112,10 +111,9 @@ class Fts5Searcher:
 
             steps.append(typos)
         if req.semantic is not None:
-            semantic, weight = req.semantic, req.semantic_weight
 
             def blend(s: Scores) -> None:
-                blended = blend_rows(conn, dict(s), semantic, weight)
+                blended = blend_rows(conn, s, req, self.config.search)
                 s.clear()
                 s.update(blended)
 
@@ -228,21 +226,21 @@ class Fts5Searcher:
         """Best first; protected notes hidden (and counted); at most ``folder_cap`` hits per
         folder before the others had their turn; frontmatter and snippets for the page."""
         ranked = sorted(scores.values(), key=lambda v: (-v.score, v.row.path))
-        hits: list[SearchHit] = []
-        rows: dict[int, Row] = {}
-        hidden = 0
-        for score, _, r in ranked:
-            if req.visible is not None and not req.visible(r.path):
-                hidden += 1
-                continue
-            hits.append(SearchHit(r.path, r.title, significant(score), "", r.folder, None))
-            rows[id(hits[-1])] = r
-        page = diversify(hits, self.config.search.folder_cap)[: req.limit]
-        ids = [rows[id(h)].id for h in page]
+        seen = req.visible
+        shown = ranked if seen is None else [v for v in ranked if seen(v.row.path)]
+        best = diversify(shown, self.config.search.folder_cap, _folder_of)[: req.limit]
+        ids = [v.row.id for v in best]
         snippets = self._snippets(conn, ids, q.terms())
         page = [
-            replace(h, snippet=snippets.get(i, ""), frontmatter=frontmatter_of(rows[id(h)]))
-            for h, i in zip(page, ids, strict=True)
+            SearchHit(
+                r.path,
+                r.title,
+                significant(score),
+                snippets.get(r.id, ""),
+                r.folder,
+                frontmatter_of(r),
+            )
+            for score, _, r in best
         ]
         corrections = q.corrections
         if req.visible is not None and corrections:
@@ -250,7 +248,7 @@ class Fts5Searcher:
         return SearchOutcome(
             page,
             self.name,
-            hidden=hidden,
+            hidden=len(ranked) - len(shown),
             corrections={q.chunks[i].tokens[0]: v for i, v in corrections.items()},
         )
 
@@ -266,6 +264,10 @@ class Fts5Searcher:
             rowid: best_window(body or "", terms, width)
             for rowid, body in self.queries.bodies(conn, ids)
         }
+
+
+def _folder_of(v: Scored) -> str:
+    return v.row.folder
 
 
 def frontmatter_of(row: Row) -> dict[str, Any] | None:

@@ -4,61 +4,85 @@
 multiplier in it) and the semantic top-N (``(path, cosine)``, already limited to what the
 caller may see), takes the folder multiplier out of the lexical side, blends both with
 :func:`hoard.core.semantic.blend` and puts the multiplier back on the blend, so folder
-weights work on the fused score as they do on BM25. A note found only semantically gets its
-row from ``notes``; the diversity cap and the page come after, as for any search.
+weights work on the fused score as they do on BM25. The diversity cap and the page come
+after, as for any search.
+
+A lexical candidate's row carries its multiplier. The notes found semantically alone have
+no row yet, and reading them is most of the blend's cost: only those that could reach the
+page are read. Their score is at most their blend times the largest folder multiplier; the
+page is the first ``limit`` of the notes the diversity cap lets through first, and adding
+notes never lowers the score of the last of those (a folder's first notes are its best), so
+a note whose bound is below that score can never be on the page and is left out.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Iterable
 
-from hoard.adapters.search.types import Row, Scored, Scores
+from hoard.adapters.search.types import Row, Scored, Scores, SearchRequest
+from hoard.core.config import SearchConfig
 from hoard.core.semantic import blend
 
-T = TypeVar("T")
+_CHUNK = 500
+"""Paths a look-up binds at most (SQLite's default limit is 32,766 variables)."""
 
 
 def blend_rows(
-    conn: sqlite3.Connection,
-    scores: Scores,
-    semantic: Sequence[tuple[str, float]],
-    weight: float,
+    conn: sqlite3.Connection, scores: Scores, req: SearchRequest, search: SearchConfig
 ) -> Scores:
-    """``scores`` with the blended score of every candidate of either side."""
+    """``scores`` with the blended score of every lexical candidate and of the semantic
+    candidates that could reach the page of ``req``."""
+    semantic = req.semantic or ()
     by_path = {v.row.path: rowid for rowid, v in scores.items()}
-    missing = [p for p, _ in semantic if p not in by_path]
-    rows: dict[int, Row] = {}
-    mult: dict[int, float] = {}
-    for id_chunk in _chunks(list(scores), 500):
-        marks = ",".join("?" * len(id_chunk))
-        for rowid, m in conn.execute(
-            f"SELECT id, rank_mult FROM notes WHERE id IN ({marks})", id_chunk
-        ):
-            mult[rowid] = m
-    for path_chunk in _chunks(missing, 500):
-        marks = ",".join("?" * len(path_chunk))
-        for rowid, path, title, folder, fm, m in conn.execute(
-            "SELECT id, path, title, folder, fm_json, rank_mult FROM notes "
-            f"WHERE path IN ({marks})",
-            path_chunk,
-        ):
-            rows[rowid] = Row(rowid, path, title, folder, fm, 0.0)
-            mult[rowid] = m
-            by_path[path] = rowid
-    lexical = {k: v.score / (mult.get(k) or 1.0) for k, v in scores.items()}
-    near = {by_path[p]: cos for p, cos in semantic if p in by_path}
+    lexical: dict[int | str, float] = {k: v.score / (v.row.mult or 1.0) for k, v in scores.items()}
+    near: dict[int | str, float] = {by_path.get(p, p): cos for p, cos in semantic}
+    blended = blend(lexical, near, req.semantic_weight)
     out: Scores = {}
-    for k, value in blend(lexical, near, weight).items():
-        m = mult.get(k, 1.0)
-        old = scores.get(k)
-        if old is not None:
-            out[k] = Scored(value * m, old.typo_only, old.row)
-        else:
-            out[k] = Scored(value * m, False, rows[k])
+    for k, v in scores.items():
+        out[k] = Scored(blended[k] * v.row.mult, v.typo_only, v.row)
+    most = max([1.0, *search.folder_weights.values()])
+    floor = page_floor(out.values(), req, search.folder_cap)
+    wanted = [
+        p for p in near if isinstance(p, str) and (floor is None or blended[p] * most >= floor)
+    ]
+    for row in semantic_only_rows(conn, wanted):
+        out[row.id] = Scored(blended[row.path] * row.mult, False, row)
     return out
 
 
-def _chunks(items: list[T], size: int) -> list[list[T]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
+def page_floor(scored: Iterable[Scored], req: SearchRequest, cap: int) -> float | None:
+    """The score of the last note on the page that ``scored`` alone would give (the
+    ``req.limit``-th the caller may see that the diversity cap lets through first), or
+    ``None`` when those notes do not fill the page."""
+    ranked = sorted(scored, key=lambda v: (-v.score, v.row.path))
+    per_folder: dict[str, int] = {}
+    placed = 0
+    for v in ranked:
+        if req.visible is not None and not req.visible(v.row.path):
+            continue
+        n = per_folder.get(v.row.folder, 0)
+        per_folder[v.row.folder] = n + 1
+        if n < cap:
+            placed += 1
+            if placed == req.limit:
+                return v.score
+    return None
+
+
+def semantic_only_rows(conn: sqlite3.Connection, paths: list[str]) -> list[Row]:
+    """The index rows of the notes at ``paths`` (a note gone since its vector was made is
+    simply absent), their score 0: they have no lexical one."""
+    out: list[Row] = []
+    for at in range(0, len(paths), _CHUNK):
+        chunk = paths[at : at + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        out += [
+            Row(rowid, path, title, folder, fm, 0.0, mult)
+            for rowid, path, title, folder, fm, mult in conn.execute(
+                "SELECT id, path, title, folder, fm_json, rank_mult FROM notes "
+                f"WHERE path IN ({marks})",
+                chunk,
+            )
+        ]
+    return out

@@ -92,14 +92,16 @@ class FtsQueries:
         most recently indexed of them are weighed."""
         if window is None:
             sql = (
-                f"SELECT n.id, n.path, n.title, n.folder, n.fm_json, {_BM25} * n.rank_mult AS s "
+                f"SELECT n.id, n.path, n.title, n.folder, n.fm_json, {_BM25} * n.rank_mult AS s, "
+                "n.rank_mult "
                 "FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
                 "WHERE notes_fts MATCH ?"
             )
             params: list[Any] = [*self.weights, expr]
         else:
             sql = (
-                "SELECT n.id, n.path, n.title, n.folder, n.fm_json, w.b * n.rank_mult AS s "
+                "SELECT n.id, n.path, n.title, n.folder, n.fm_json, w.b * n.rank_mult AS s, "
+                "n.rank_mult "
                 f"FROM (SELECT rowid AS id, {_BM25} AS b "
                 "FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS w "
                 "JOIN notes n ON n.id = w.id WHERE 1"
@@ -114,7 +116,7 @@ class FtsQueries:
         ``titles`` table (its own word counts, title and tags weighed as in the search)."""
         sql = (
             "SELECT n.id, n.path, n.title, n.folder, n.fm_json, "
-            "-bm25(titles, ?, ?) * n.rank_mult AS s "
+            "-bm25(titles, ?, ?) * n.rank_mult AS s, n.rank_mult "
             "FROM titles JOIN notes n ON n.id = titles.rowid WHERE titles MATCH ?"
         )
         return self._page(conn, sql, [*self.weights[1:3], expr], req, fetch)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from hoard.core.filters import Filters
 from hoard.core.models import SearchHit
 
 Visible = Callable[[str], bool]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,9 @@ class Row(NamedTuple):
     folder: str
     fm_json: str | None
     score: float
+    """BM25 times ``mult``, higher is better."""
+    mult: float
+    """The note's folder multiplier (``folder_weights``), already in ``score``."""
 
 
 class Scored(NamedTuple):
@@ -70,16 +74,17 @@ class Searcher(Protocol):
     def search(self, req: SearchRequest) -> SearchOutcome: ...
 
 
-def diversify(hits: list[SearchHit], cap: int) -> list[SearchHit]:
-    """At most ``cap`` hits per folder before every other folder had its turn; extra hits
+def diversify(items: list[T], cap: int, folder: Callable[[T], str]) -> list[T]:
+    """At most ``cap`` items per folder before every other folder had its turn; extra items
     move below, in their order, and are never dropped."""
     seen: dict[str, int] = {}
-    first: list[SearchHit] = []
-    later: list[SearchHit] = []
-    for h in hits:
-        n = seen.get(h.folder, 0)
-        (first if n < cap else later).append(h)
-        seen[h.folder] = n + 1
+    first: list[T] = []
+    later: list[T] = []
+    for item in items:
+        f = folder(item)
+        n = seen.get(f, 0)
+        (first if n < cap else later).append(item)
+        seen[f] = n + 1
     return first + later
 
 
