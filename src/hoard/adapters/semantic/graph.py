@@ -5,7 +5,6 @@ to disk or downloaded: the graph is put together node by node at load time (~0.5
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any
 
@@ -15,7 +14,9 @@ import onnxruntime as ort
 from numpy.typing import NDArray
 from onnx import TensorProto, helper, numpy_helper
 
-OPSET = 20  # Gelu is an operator from opset 20 on
+OPSET = 20
+CONTRIB = "com.microsoft"
+"""onnxruntime's own operators (every CPU build has them)."""
 
 THREADS = min(2, os.cpu_count() or 1)
 """Threads of one forward pass (see :class:`OnnxEncoder`)."""
@@ -35,19 +36,44 @@ class _Graph:
         self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
         return out
 
-    def linear(self, x: str, at: str, out: str) -> str:
-        weight = self.init(out + ".w", self.w[at + ".weight"].T)
-        bias = self.init(out + ".b", self.w[at + ".bias"])
-        return self.node("Add", [self.node("MatMul", [x, weight], out + ".mm"), bias], out)
+    def fused(self, op: str, inputs: list[str], out: str, **attrs: Any) -> str:
+        """An onnxruntime contrib operator (``com.microsoft``)."""
+        return self.node(op, inputs, out, domain=CONTRIB, **attrs)
 
-    def norm(self, x: str, at: str, out: str, eps: float) -> str:
-        weight = self.init(out + ".w", self.w[at + ".weight"])
-        bias = self.init(out + ".b", self.w[at + ".bias"])
-        return self.node("LayerNormalization", [x, weight, bias], out, axis=-1, epsilon=eps)
+    def weight(self, at: str, out: str) -> str:
+        """A dense layer's weight, transposed for ``x @ W``."""
+        return self.init(out + ".w", self.w[at + ".weight"].T)
 
-    def heads(self, x: str, out: str, perm: list[int]) -> str:
-        shaped = self.node("Reshape", [x, "heads_shape"], out + ".r")
-        return self.node("Transpose", [shaped], out, perm=perm)
+    def bias(self, at: str, out: str) -> str:
+        return self.init(out + ".b", self.w[at + ".bias"])
+
+    def add_norm(self, x: str, residual: str, dense: str, at: str, out: str, eps: float) -> str:
+        """LayerNorm(x + residual + the dense layer's bias), one fused node."""
+        gamma = self.init(out + ".g", self.w[at + ".weight"])
+        beta = self.bias(at, out)
+        bias = self.bias(dense, out + ".dense")
+        return self.fused(
+            "SkipLayerNormalization", [x, residual, gamma, beta, bias], out, epsilon=eps
+        )
+
+    def layer(self, x: str, i: int, heads: int, eps: float, out: str) -> str:
+        """One encoder block: attention (the query, key and value projections, scaled
+        dot products, softmax and context in one node), its output projection with the
+        residual and LayerNorm, then the feed-forward block (exact erf GELU) likewise."""
+        at, t = f"encoder.layer.{i}.", f"l{i}"
+        qkv = [f"{at}attention.self.{s}" for s in ("query", "key", "value")]
+        qkv_w = self.init(t + ".qkv.w", np.concatenate([self.w[q + ".weight"].T for q in qkv], 1))
+        qkv_b = self.init(t + ".qkv.b", np.concatenate([self.w[q + ".bias"] for q in qkv]))
+        ctx = self.fused("Attention", [x, qkv_w, qkv_b], t + ".ctx", num_heads=heads)
+        dense = at + "attention.output.dense"
+        o = self.node("MatMul", [ctx, self.weight(dense, t + ".o")], t + ".o")
+        x = self.add_norm(o, x, dense, at + "attention.output.LayerNorm", t + ".n1", eps)
+        up = at + "intermediate.dense"
+        u = self.node("MatMul", [x, self.weight(up, t + ".u")], t + ".u")
+        u = self.fused("BiasGelu", [u, self.bias(up, t + ".u")], t + ".g")
+        down = at + "output.dense"
+        d = self.node("MatMul", [u, self.weight(down, t + ".d")], t + ".d")
+        return self.add_norm(d, x, down, at + "output.LayerNorm", out, eps)
 
 
 def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> bytes:
@@ -55,37 +81,26 @@ def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> byt
     the word embedding table, float32, 1 x n x hidden) and ``positions`` (int64, 1 x n),
     output ``hidden`` (float32, 1 x n x hidden). The word table (47 of the model's 90 MB)
     stays out of the graph: the caller looks the rows up in the mapped weights file, so
-    only the rows of tokens in use are ever in memory."""
+    only the rows of tokens in use are ever in memory.
+
+    Each block is seven nodes of onnxruntime's fused operators (``Attention``,
+    ``SkipLayerNormalization``, ``BiasGelu``) rather than ~27 standard ones, with the same
+    vectors (cosine 0.9999998, largest difference 1.7e-7 against the standard-operator
+    graph) and a query ~0.1-0.4 ms faster."""
     g = _Graph(weights)
     hidden = int(config["hidden_size"])
-    n_heads = int(config["num_attention_heads"])
+    heads = int(config["num_attention_heads"])
     eps = float(config["layer_norm_eps"])
-    d = hidden // n_heads
-    g.init("heads_shape", np.array([0, 0, n_heads, d], np.int64))
-    g.init("merge_shape", np.array([0, 0, hidden], np.int64))
-    g.init("scale", np.array(1 / math.sqrt(d), np.float32))
+    g.init("ln0.g", weights["embeddings.LayerNorm.weight"])
+    g.init("ln0.b", weights["embeddings.LayerNorm.bias"])
     pos = g.init("pos", weights["embeddings.position_embeddings.weight"])
     token_type = g.init("type", weights["embeddings.token_type_embeddings.weight"][0])
     x = g.node("Add", ["words", g.node("Gather", [pos, "positions"], "emb.pos")], "emb.sum")
-    x = g.norm(g.node("Add", [x, token_type], "emb.typed"), "embeddings.LayerNorm", "e", eps)
+    x = g.node("Add", [x, token_type], "emb.typed")
+    x = g.node("LayerNormalization", [x, "ln0.g", "ln0.b"], "e", axis=-1, epsilon=eps)
     layers = int(config["num_hidden_layers"])
     for i in range(layers):
-        at, t = f"encoder.layer.{i}.", f"l{i}"
-        q = g.heads(g.linear(x, at + "attention.self.query", t + ".q"), t + ".qh", [0, 2, 1, 3])
-        k = g.heads(g.linear(x, at + "attention.self.key", t + ".k"), t + ".kh", [0, 2, 3, 1])
-        v = g.heads(g.linear(x, at + "attention.self.value", t + ".v"), t + ".vh", [0, 2, 1, 3])
-        s = g.node("Mul", [g.node("MatMul", [q, k], t + ".s"), "scale"], t + ".ss")
-        s = g.node("Softmax", [s], t + ".p", axis=-1)
-        c = g.node("Transpose", [g.node("MatMul", [s, v], t + ".c")], t + ".ct", perm=[0, 2, 1, 3])
-        c = g.node("Reshape", [c, "merge_shape"], t + ".cm")
-        o = g.linear(c, at + "attention.output.dense", t + ".o")
-        x = g.norm(
-            g.node("Add", [x, o], t + ".r1"), at + "attention.output.LayerNorm", t + ".n1", eps
-        )
-        u = g.node("Gelu", [g.linear(x, at + "intermediate.dense", t + ".u")], t + ".g")
-        o = g.linear(u, at + "output.dense", t + ".d")
-        out = "hidden" if i == layers - 1 else t + ".n2"
-        x = g.norm(g.node("Add", [x, o], t + ".r2"), at + "output.LayerNorm", out, eps)
+        x = g.layer(x, i, heads, eps, "hidden" if i == layers - 1 else f"l{i}.out")
     graph = helper.make_graph(
         g.nodes,
         "minilm",
@@ -96,7 +111,8 @@ def build_model(weights: dict[str, NDArray[Any]], config: dict[str, Any]) -> byt
         [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, [1, None, hidden])],
         g.inits,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    opsets = [helper.make_opsetid("", OPSET), helper.make_opsetid(CONTRIB, 1)]
+    model = helper.make_model(graph, opset_imports=opsets)
     model.ir_version = 9
     return bytes(model.SerializeToString())
 
