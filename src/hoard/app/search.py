@@ -22,7 +22,7 @@ from hoard.app.honesty import Budget, Honesty
 from hoard.app.search_rerank import Step, is_contested, rerank_step
 from hoard.app.search_semantic import Side, checked_choice, semantic_side
 from hoard.core.errors import BadQuery, HoardError, InvalidArgument
-from hoard.core.filters import parse_filters
+from hoard.core.filters import Filters, parse_filters
 from hoard.core.models import SearchHit, SearchResult
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
@@ -120,17 +120,7 @@ class SearchFlow:
         fetch = max(args.limit, self.deps.config.rerank.shortlist) if reranker else args.limit
         allowed = self._visible(caller, visible)
         side = self._semantic_side(args, checked_choice(semantic), allowed)
-        req = SearchRequest(
-            args.query,
-            fetch + offset,
-            args.folder,
-            args.mode,
-            allowed,
-            flt,
-            semantic=side.hits,
-            semantic_weight=side.weight or 0.0,
-            deadline=time.monotonic() + self._budget_ms / 1000,
-        )
+        req = self._request(args, fetch + offset, allowed, flt, side)
         outcome, error, blended = self._blended(req)
         contested = is_contested(outcome.hits)
         step = self._rerank_step(reranker, args, contested, outcome)
@@ -151,6 +141,23 @@ class SearchFlow:
             + unfiltered(flt, error),
             next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
             semantic_weight=side.weight if blended else None,
+        )
+
+    def _request(
+        self, args: SearchArgs, fetch: int, allowed: Visible | None, flt: Filters | None, side: Side
+    ) -> SearchRequest:
+        """What the searcher is asked: ``fetch`` hits, within the time budget from now."""
+        return SearchRequest(
+            args.query,
+            fetch,
+            args.folder,
+            args.mode,
+            allowed,
+            flt,
+            semantic=side.hits,
+            semantic_weight=side.weight or 0.0,
+            semantic_asked=side.asked,
+            deadline=time.monotonic() + self._budget_ms / 1000,
         )
 
     def _rerank_step(

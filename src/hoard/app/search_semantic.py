@@ -10,9 +10,10 @@ are found lexically and ``semantic_partial`` says how far the build is.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from hoard.adapters.semantic.service import Semantic
+from hoard.adapters.semantic.service import Nearest, Semantic
 from hoard.core.config import SemanticConfig
 from hoard.core.errors import InvalidArgument
 from hoard.core.result_warnings import (
@@ -39,8 +40,11 @@ def checked_choice(value: object) -> str:
 
 @dataclass
 class Side:
-    hits: tuple[tuple[str, float], ...] | None = None
+    hits: Future[Nearest] | None = None
+    """The nearest notes, being found beside the lexical search (see ``Semantic.search``)."""
     weight: float | None = None
+    asked: int = 0
+    """How many nearest notes were asked for: the lexical side fetches as many."""
     warnings: list[ResultWarning] = field(default_factory=list)
 
 
@@ -78,7 +82,7 @@ def semantic_side(
     hits = semantic.search(query, config.candidates, None if unfiltered else allowed)
     if hits is None:
         return unavailable("the semantic model is not loaded; this search is lexical only")
-    side = Side(tuple(hits), config.weight)
+    side = Side(hits, config.weight, config.candidates)
     if status.embedded < status.notes:
         side.warnings.append(
             SemanticPartialWarning(

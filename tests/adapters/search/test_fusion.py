@@ -8,7 +8,8 @@ from __future__ import annotations
 import dataclasses
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -40,6 +41,13 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hoard, lis
         yield hoard, paths
 
 
+def found(near: Iterable[tuple[str, float]]) -> Future[list[tuple[str, float]]]:
+    """The semantic side's answer, as the search hands it over (found already here)."""
+    done: Future[list[tuple[str, float]]] = Future()
+    done.set_result(list(near))
+    return done
+
+
 def lexical(conn: sqlite3.Connection, hoard: Hoard, req: SearchRequest) -> Scores:
     rows = hoard.searcher.queries.run(conn, "apple", req, 50)
     return {r.id: Scored(r.score, False, r) for r in rows}
@@ -47,7 +55,7 @@ def lexical(conn: sqlite3.Connection, hoard: Hoard, req: SearchRequest) -> Score
 
 def every_row(conn: sqlite3.Connection, scores: Scores, req: SearchRequest) -> Scores:
     """The blend as it would be with every semantic-only row read (the reference)."""
-    semantic = req.semantic or ()
+    semantic = req.semantic.result() if req.semantic else ()
     known = {v.row.path for v in scores.values()}
     rows = {r.path: r for r in semantic_only_rows(conn, [p for p, _ in semantic])}
     by_path = {v.row.path: k for k, v in scores.items()} | {
@@ -89,7 +97,7 @@ def test_the_page_is_the_one_every_semantic_row_read_would_give(
     hidden = set(data.draw(st.lists(st.sampled_from(paths), unique=True, max_size=10)))
     semantic = tuple(sorted(zip(near, cosines, strict=True), key=lambda pc: -pc[1]))
     visible = (lambda p: p not in hidden) if hidden else None
-    req = SearchRequest("apple", limit, None, "natural", visible, None, semantic, weight)
+    req = SearchRequest("apple", limit, None, "natural", visible, None, found(semantic), weight)
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS, folder_cap=cap)
     conn = hoard.index.reader()
     scores = lexical(conn, hoard, req)
@@ -102,14 +110,14 @@ def test_notes_found_semantically_alone_below_a_full_page_are_not_read(
 ) -> None:
     hoard, paths = index
     conn = hoard.index.reader()
-    req = SearchRequest("apple", 3, semantic=(), semantic_weight=0.8)
+    req = SearchRequest("apple", 3, semantic=found(()), semantic_weight=0.8)
     scores = lexical(conn, hoard, req)
     lexical_paths = {v.row.path for v in scores.values()}
     alone = [p for p in paths if p not in lexical_paths][:5]
     # The best semantic note alone scores at most 0.2 x 2.5 (the heaviest folder):
     # below the third lexical note, every note found only semantically stays unread.
     semantic = tuple((p, 0.9 - i / 10) for i, p in enumerate(alone))
-    req = dataclasses.replace(req, semantic=semantic)
+    req = dataclasses.replace(req, semantic=found(semantic))
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS)
     got = blend_rows(conn, scores, req, search)
     floor = page_floor(got.values(), req, search.folder_cap)
@@ -122,7 +130,7 @@ def test_a_page_the_candidates_leave_short_reads_every_semantic_note(
 ) -> None:
     hoard, paths = index
     conn = hoard.index.reader()
-    req = SearchRequest("apple", 500, semantic=tuple((p, 0.5) for p in paths), semantic_weight=0.8)
+    req = SearchRequest("apple", 500, semantic=found((p, 0.5) for p in paths), semantic_weight=0.8)
     got = blend_rows(conn, lexical(conn, hoard, req), req, SearchConfig())
     assert page_floor(got.values(), req, 3) is None
     assert {v.row.path for v in got.values()} == set(paths)
@@ -146,7 +154,7 @@ def test_a_note_found_semantically_alone_that_the_folder_cap_lets_onto_the_page_
     req = SearchRequest(
         "apple",
         2,
-        semantic=(("other/note-03.md", 0.9), ("plain/note-02.md", 0.1)),
+        semantic=found([("other/note-03.md", 0.9), ("plain/note-02.md", 0.1)]),
         semantic_weight=0.8,
     )
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS, folder_cap=1)

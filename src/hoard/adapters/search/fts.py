@@ -58,7 +58,7 @@ class Fts5Searcher:
         had; either way ``timed_out`` says so. The page is cut without the budget (its work
         is bounded by the page size)."""
         conn = self.index.reader()
-        fetch = max(50, req.limit * 5, len(req.semantic or ()))
+        fetch = max(50, req.limit * 5, req.semantic_asked if req.semantic is not None else 0)
         with interrupting(conn, req.deadline) as clock:
             try:
                 q = self._plan(conn, req)

@@ -33,7 +33,7 @@ def blend_rows(
 ) -> Scores:
     """``scores`` with the blended score of every lexical candidate and of the semantic
     candidates that could reach the page of ``req``."""
-    semantic = req.semantic or ()
+    semantic = req.semantic.result() if req.semantic is not None else ()
     by_path = {v.row.path: rowid for rowid, v in scores.items()}
     lexical: dict[int | str, float] = {k: v.score / (v.row.mult or 1.0) for k, v in scores.items()}
     near: dict[int | str, float] = {by_path.get(p, p): cos for p, cos in semantic}

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -23,10 +24,13 @@ class SearchRequest:
     visible: Visible | None = None
     filters: Filters | None = None
     """Field filters, applied inside every query (:mod:`hoard.adapters.search.filtered`)."""
-    semantic: tuple[tuple[str, float], ...] | None = None
+    semantic: Future[list[tuple[str, float]]] | None = None
     """The semantic side's top notes ``(path, cosine)``, limited to what the caller may see
-    in ``folder``: blended into the ranking with ``semantic_weight`` as the lexical share."""
+    in ``folder``: blended into the ranking with ``semantic_weight`` as the lexical share.
+    Being found while the lexical side runs; the blend waits for them."""
     semantic_weight: float = 1.0
+    semantic_asked: int = 0
+    """How many notes the semantic side asked for: the lexical side fetches as many."""
     deadline: float | None = None
     """``time.monotonic()`` past which the search stops and answers with what it has."""
 

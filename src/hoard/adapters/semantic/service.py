@@ -17,6 +17,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,7 +43,11 @@ arrives meanwhile waits for a core, a build of 13k notes takes half as long)."""
 POLL_S = 1.0
 """How often an idle builder looks at the index's content token."""
 
+PRODUCT_THREADS = 4
+"""Vector products running at once (one a search in flight, beside its lexical side)."""
+
 Allowed = Callable[[str], bool]
+Nearest = list[tuple[str, float]]
 ProgressFn = Callable[[int, int], None]
 
 
@@ -73,6 +78,7 @@ class Semantic:
         self._thread: threading.Thread | None = None
         self._load_lock = threading.Lock()
         self._build_lock = threading.Lock()
+        self._products = ThreadPoolExecutor(PRODUCT_THREADS, thread_name_prefix="hoard-vectors")
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -123,6 +129,7 @@ class Semantic:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
+        self._products.shutdown(wait=True)
         if self.store is not None:
             self.store.close()
 
@@ -177,13 +184,19 @@ class Semantic:
         """Are the model and the vectors there (some vectors, at least)?"""
         return self.store is not None and len(self.store) > 0
 
-    def search(self, text: str, n: int, allowed: Allowed | None) -> list[tuple[str, float]] | None:
+    def search(self, text: str, n: int, allowed: Allowed | None) -> Future[Nearest] | None:
         """The ``n`` notes nearest to ``text`` that ``allowed`` lets through, with their
-        cosine; ``None`` while the model or the vectors are not there."""
+        cosine; ``None`` while the model or the vectors are not there.
+
+        The query is embedded now, on this thread (and onnxruntime's); the product with
+        the stored vectors, ~1.5-2 ms of one core on 13k notes, runs on a thread of its own
+        while the caller goes on (the lexical search, ~3 ms of the other core): the answer
+        is a future the blend waits for. Measured in process on zk, 500 queries: the model
+        added 7.9 and 7.5 ms with the product in line, 7.0 and 6.6 ms beside."""
         model, store = self.model, self.store
         if model is None or store is None or len(store) == 0 or not text.strip():
             return None
-        return store.nearest(model.embed_query(text), n, allowed)
+        return self._products.submit(store.nearest, model.embed_query(text), n, allowed)
 
     def near(self, text: str, n: int, allowed: Allowed | None) -> list[tuple[str, float]] | None:
         """:meth:`search` for a note's own text rather than a question (not remembered with
