@@ -135,14 +135,19 @@ def public_hosts(public_url: str) -> set[str]:
     return {f"{name}:{port}"} | ({name} if port == default else set())
 
 
+def site_url(host: str, port: int, public_url: str | None) -> str:
+    """The address a browser or a client uses: ``public_url``, else ``http://HOST:PORT``."""
+    shown = f"[{host}]" if ":" in host else host
+    return (public_url or f"http://{shown}:{port}").rstrip("/")
+
+
 def oauth_issuer(
     hoard: Hoard, tokens: CallerFile, host: str, port: int, public_url: str | None = None
 ) -> HoardOAuth | None:
     """hoard's own OAuth issuer for ``public_url`` or else ``http://HOST:PORT`` (state in
     ``oauth.db`` of the state folder), or ``None`` when that address cannot be an issuer
     (plain http off loopback)."""
-    shown = f"[{host}]" if ":" in host else host
-    base = (public_url or f"http://{shown}:{port}").rstrip("/")
+    base = site_url(host, port, public_url)
     try:
         validate_issuer_url(AnyHttpUrl(base))
     except ValueError:
@@ -170,7 +175,10 @@ def serve_http(
     import uvicorn
 
     mcp = HoardMCP(hoard, caller)
-    web, code = build_web(hoard, tokens, show_private=is_loopback(host))
+    site = site_url(host, port, public_url)
+    web, code = build_web(
+        hoard, tokens, show_private=is_loopback(host), secure_cookies=site.startswith("https:")
+    )
     oauth = oauth_issuer(hoard, tokens, host, port, public_url)
     if oauth is not None:  # the consent page asks the owner signed in to the web app
         oauth.owner = WebOwner(web.sessions)
@@ -180,9 +188,8 @@ def serve_http(
         mcp, tokens, host, port, oauth=oauth, web=web, resolvers=(session,), public_hosts=extra
     )
     app = with_background(app, partial(publish_on_change, mcp.bus, partial(callers, tokens)))
-    shown = f"[{host}]" if ":" in host else host
     sys.stderr.write(
-        f"hoard: the web app: open http://{shown}:{port}/signin/link?code={code} to sign in "
+        f"hoard: the web app: open {site}/signin/link?code={code} to sign in "
         "(a one-time link, good for 15 minutes; or sign in with a token holding the admin scope)\n"
     )
     config = uvicorn.Config(

@@ -43,10 +43,13 @@ async def _hoard_error(request: Request, exc: Exception) -> Response:
     return error_page(request, exc)
 
 
-def build_web(hoard: Hoard, tokens: CallerFile, *, show_private: bool) -> tuple[WebGuard, str]:
+def build_web(
+    hoard: Hoard, tokens: CallerFile, *, show_private: bool, secure_cookies: bool = False
+) -> tuple[WebGuard, str]:
     """The web app (an ASGI app for ``/``; its ``sessions`` also sign the owner in to the JSON
     API, see :func:`hoard.surfaces.web.api_session.api_session`) and a one-time sign-in code
-    for the owner."""
+    for the owner. ``secure_cookies`` marks its cookies ``Secure`` even on plain http: the
+    public address is https and a TLS proxy in front speaks http to hoard."""
     sessions, desk = hoard.owner_tools(tokens)
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True)
     filters.install(env)
@@ -68,5 +71,6 @@ def build_web(hoard: Hoard, tokens: CallerFile, *, show_private: bool) -> tuple[
     app.state.web = Web(hoard, sessions, desk, templates, show_private)
     style = (STATIC / "hoard.css").read_text(encoding="utf-8")
     app.state.signin_style = style
+    app.state.secure_cookies = secure_cookies
     digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode()
     return WebGuard(app, sessions, f"sha256-{digest}"), sessions.issue_code()

@@ -1,6 +1,7 @@
 """Sign-in (an ``admin`` token in a password field, or the one-time link ``hoard serve``
 prints), sign-out. The session cookie is ``HttpOnly; SameSite=Strict`` and ``Secure`` over
-TLS; the sign-in form is protected by a double-submit token of its own."""
+TLS (or behind a TLS proxy: ``--public-url https://...``); the sign-in form is protected by a
+double-submit token of its own."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def _safe_next(target: str | None) -> str:
     return "/" if parts.scheme or parts.netloc or "\\" in target else target
 
 
+def _secure(request: Request) -> bool:
+    """Is the browser's side of this request TLS (here, or at a proxy in front)?"""
+    return request.url.scheme == "https" or bool(request.app.state.secure_cookies)
+
+
 def _signin_form(request: Request, message: str | None = None, status: int = 200) -> Response:
     # Reuse the visitor's token: a second sign-in page (a favicon request is redirected
     # here too) must not invalidate the form already shown.
@@ -43,7 +49,7 @@ def _signin_form(request: Request, message: str | None = None, status: int = 200
         max_age=3600,
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=_secure(request),
         path="/signin",
     )
     return response
@@ -57,7 +63,7 @@ def _signed_in(request: Request, secret: str, session: Session, target: str) -> 
         max_age=SESSION_TTL_SECONDS,
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=_secure(request),
         path="/",
     )
     response.delete_cookie(PRE_COOKIE, path="/signin")
