@@ -78,6 +78,19 @@ class Plan:
         return "".join(out)
 
 
+@dataclass(frozen=True, slots=True)
+class MoveAsk:
+    """What a caller asked to move, checked, as it travels through the lock to the move."""
+
+    rel: str
+    dst: str
+    expected: str
+    update_links: bool
+    dry_run: bool
+    caller: Caller
+    confirming: bool
+
+
 def _rev(raw: bytes | None) -> str | None:
     return None if raw is None else revision_of(raw)
 
@@ -110,20 +123,11 @@ class Moves:
             for p in (rel, dst):
                 if gates.is_private(p, self.core.config):
                     raise PrivateNote(f"{p!r} is private: notes there are never moved", path=p)
-            return self._locked(
-                rel, dst, expected_revision, update_links, dry_run, caller, confirming
-            )
+            ask = MoveAsk(rel, dst, expected_revision, update_links, dry_run, caller, confirming)
+            return self._locked(ask)
 
-    def _locked(
-        self,
-        rel: str,
-        dst: str,
-        expected: str,
-        update_links: bool,
-        dry_run: bool,
-        caller: Caller,
-        confirming: bool,
-    ) -> MoveResult:
+    def _locked(self, ask: MoveAsk) -> MoveResult:
+        rel, dst, update_links, caller = ask.rel, ask.dst, ask.update_links, ask.caller
         paths = set(self._plan(rel, dst, update_links, caller).roles)
         for _ in range(3):
             with atomic.locks(self.core.lock_dir, sorted(paths)):
@@ -132,16 +136,16 @@ class Moves:
                     paths |= set(plan.roles)  # a new link appeared meanwhile: lock it too
                     continue
                 failpoints.hit("move.locked")
-                if not dry_run:
+                if not ask.dry_run:
                     current = plan.current
                     self.core.guarded(
                         TOOL,
                         caller,
                         rel,
                         lambda: current.revision,  # noqa: B023 (called before the loop moves on)
-                        lambda: gates.check_revision(rel, current, expected),  # noqa: B023
+                        lambda: gates.check_revision(rel, current, ask.expected),  # noqa: B023
                     )
-                return self._apply(plan, expected, update_links, dry_run, caller, confirming)
+                return self._apply(plan, ask)
         raise Busy("the links to this note keep changing; try the move again", path=rel)
 
     def _plan(self, rel: str, dst: str, update_links: bool, caller: Caller) -> Plan:
@@ -231,15 +235,8 @@ class Moves:
             if idx not in plan.roles:
                 del plan.before[idx], plan.after[idx]
 
-    def _apply(
-        self,
-        plan: Plan,
-        expected: str,
-        update_links: bool,
-        dry_run: bool,
-        caller: Caller,
-        confirming: bool,
-    ) -> MoveResult:
+    def _apply(self, plan: Plan, ask: MoveAsk) -> MoveResult:
+        caller = ask.caller
         files = plan.files()
         result = MoveResult(
             "dry_run",
@@ -252,17 +249,17 @@ class Moves:
             plan.private,
             plan.hidden,
         )
-        if dry_run:
+        if ask.dry_run:
             return replace(result, diff=plan.diff())
-        if caller.write_mode == "propose" and not confirming:
+        if caller.write_mode == "propose" and not ask.confirming:
             p = self.core.propose(
                 TOOL,
                 plan.rel,
                 plan.after[plan.dst] or b"",
                 plan.current.raw,
-                expected,
+                ask.expected,
                 caller,
-                {"new_path": plan.dst, "update_links": update_links},
+                {"new_path": plan.dst, "update_links": ask.update_links},
             )
             return replace(
                 result,
