@@ -43,7 +43,10 @@ wait_until = functools.partial(wait_until_in_helpers, timeout=15.0)
 """The shared wait, with this server's longer default patience."""
 
 
-def make_vault(root: Path, toml: str = "") -> Path:
+def api_vault(root: Path, toml: str = "") -> Path:
+    """The JSON API tests' fixed vault: a protected note, a private one, a linked hub with
+    a broken link beside it and a 200 KB note (the generic builder is
+    ``tests.helpers.make_vault``)."""
     for folder in ("secret", "tech", "personal-notes", "life"):
         (root / folder).mkdir(parents=True)
     (root / "hoard.toml").write_text('protected = ["secret/**"]\n' + toml, encoding="utf-8")
@@ -109,7 +112,7 @@ def serving(
     """A real server on a fresh vault under ``tmp``, stopped (and everything closed) on the
     way out; with ``web``, the web app too, and its session accepted by the API (as
     ``hoard serve --http`` wires it)."""
-    vault = make_vault(tmp / "vault", toml)
+    vault = api_vault(tmp / "vault", toml)
     hoard = Hoard(vault, tmp / "state")
     store = TokenStore(tmp / "tokens.json", strict=strict)
     tokens = {name: store.add(name, s, m)[1] for name, (s, m) in CALLERS.items()}
