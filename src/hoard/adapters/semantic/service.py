@@ -196,7 +196,11 @@ class Semantic:
         model, store = self.model, self.store
         if model is None or store is None or len(store) == 0 or not text.strip():
             return None
-        return self._products.submit(store.nearest, model.embed_query(text), n, allowed)
+        query = model.embed_query(text)
+        try:
+            return self._products.submit(store.nearest, query, n, allowed)
+        except RuntimeError:  # closing: the search goes on lexically, and says so
+            return None
 
     def near(self, text: str, n: int, allowed: Allowed | None) -> list[tuple[str, float]] | None:
         """:meth:`search` for a note's own text rather than a question (not remembered with
