@@ -31,6 +31,7 @@ from hoard.adapters.search.types import (
     SearchOutcome,
     SearchRequest,
     diversify,
+    shown_best_first,
     significant,
 )
 from hoard.adapters.search.typo_fill import fill_with_typos
@@ -225,9 +226,7 @@ class Fts5Searcher:
     ) -> SearchOutcome:
         """Best first; protected notes hidden (and counted); at most ``folder_cap`` hits per
         folder before the others had their turn; frontmatter and snippets for the page."""
-        ranked = sorted(scores.values(), key=lambda v: (-v.score, v.row.path))
-        seen = req.visible
-        shown = ranked if seen is None else [v for v in ranked if seen(v.row.path)]
+        shown, hidden = shown_best_first(scores.values(), req.visible)
         best = diversify(shown, self.config.search.folder_cap, _folder_of)[: req.limit]
         ids = [v.row.id for v in best]
         snippets = self._snippets(conn, ids, q.terms())
@@ -248,7 +247,7 @@ class Fts5Searcher:
         return SearchOutcome(
             page,
             self.name,
-            hidden=len(ranked) - len(shown),
+            hidden=hidden,
             corrections={q.chunks[i].tokens[0]: v for i, v in corrections.items()},
         )
 

@@ -20,7 +20,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from hoard.adapters.search.types import Row, Scored, Scores, SearchRequest
+from hoard.adapters.search.types import (
+    Row,
+    Scored,
+    Scores,
+    SearchRequest,
+    folder_turns,
+    shown_best_first,
+)
 from hoard.core.config import SearchConfig
 from hoard.core.semantic import blend
 
@@ -55,19 +62,9 @@ def page_floor(scored: Iterable[Scored], req: SearchRequest, cap: int) -> float 
     """The score of the last note on the page that ``scored`` alone would give (the
     ``req.limit``-th the caller may see that the diversity cap lets through first), or
     ``None`` when those notes do not fill the page."""
-    ranked = sorted(scored, key=lambda v: (-v.score, v.row.path))
-    per_folder: dict[str, int] = {}
-    placed = 0
-    for v in ranked:
-        if req.visible is not None and not req.visible(v.row.path):
-            continue
-        n = per_folder.get(v.row.folder, 0)
-        per_folder[v.row.folder] = n + 1
-        if n < cap:
-            placed += 1
-            if placed == req.limit:
-                return v.score
-    return None
+    shown, _ = shown_best_first(scored, req.visible)
+    first, _ = folder_turns(shown, cap, lambda v: v.row.folder)
+    return first[req.limit - 1].score if len(first) >= req.limit else None
 
 
 def semantic_only_rows(conn: sqlite3.Connection, paths: list[str]) -> list[Row]:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, TypeVar
@@ -78,9 +78,23 @@ class Searcher(Protocol):
     def search(self, req: SearchRequest) -> SearchOutcome: ...
 
 
+def shown_best_first(scored: Iterable[Scored], visible: Visible | None) -> tuple[list[Scored], int]:
+    """The scored notes the caller may see, best first (ties by path), and how many it may
+    not."""
+    ranked = sorted(scored, key=lambda v: (-v.score, v.row.path))
+    shown = ranked if visible is None else [v for v in ranked if visible(v.row.path)]
+    return shown, len(ranked) - len(shown)
+
+
 def diversify(items: list[T], cap: int, folder: Callable[[T], str]) -> list[T]:
     """At most ``cap`` items per folder before every other folder had its turn; extra items
     move below, in their order, and are never dropped."""
+    first, later = folder_turns(items, cap, folder)
+    return first + later
+
+
+def folder_turns(items: list[T], cap: int, folder: Callable[[T], str]) -> tuple[list[T], list[T]]:
+    """``items`` split, in their order, into the first ``cap`` of each folder and the rest."""
     seen: dict[str, int] = {}
     first: list[T] = []
     later: list[T] = []
@@ -89,7 +103,7 @@ def diversify(items: list[T], cap: int, folder: Callable[[T], str]) -> list[T]:
         n = seen.get(f, 0)
         (first if n < cap else later).append(item)
         seen[f] = n + 1
-    return first + later
+    return first, later
 
 
 def significant(score: float) -> float:
