@@ -19,6 +19,7 @@ import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +205,11 @@ def chain_vault(root: Path) -> Path:
 def sha(data: bytes) -> str:
     """The SHA-256 of ``data`` in hex: a note's revision."""
     return hashlib.sha256(data).hexdigest()
+
+
+def nearest_found(near: Iterable[tuple[str, float]]) -> Future[list[tuple[str, float]]]:
+    """The semantic side's nearest notes ``(path, cosine)`` as a search hands them to the
+    searcher (a future), already found."""
+    done: Future[list[tuple[str, float]]] = Future()
+    done.set_result(list(near))
+    return done

@@ -176,12 +176,12 @@ class SearchFlow:
         )
 
     def _blended(self, req: SearchRequest) -> tuple[SearchOutcome, str | None, bool]:
-        """The ranked answer, labeled ``fts5+semantic`` when the semantic side took part."""
+        """The ranked answer, labeled ``fts5+semantic`` when the semantic side took part (a
+        time budget spent before the blend leaves it ``fts5``)."""
         outcome, error = self._ranked(req)
-        blended = req.semantic is not None and outcome.engine == "fts5"
-        if blended:
+        if outcome.blended:
             outcome.engine = "fts5+semantic"
-        return outcome, error, blended
+        return outcome, error, outcome.blended
 
     def _semantic_side(self, args: SearchArgs, choice: str, allowed: Visible | None) -> Side:
         """The semantic candidates (see :mod:`hoard.app.search_semantic`); the embedding

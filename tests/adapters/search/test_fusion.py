@@ -8,8 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import sqlite3
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +19,7 @@ from hoard.adapters.search.types import Scored, Scores, SearchRequest, diversify
 from hoard.app.hoard import Hoard
 from hoard.core.config import Config, SearchConfig
 from hoard.core.semantic import blend
+from tests.helpers import nearest_found
 
 WEIGHTS = {"heavy/**": 2.5, "light/**": 0.35}
 FOLDERS = ("heavy", "light", "plain", "other")
@@ -39,13 +39,6 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hoard, lis
     config = Config(search=SearchConfig(folder_weights=WEIGHTS))
     with Hoard(root, root.parent / "state", config=config) as hoard:
         yield hoard, paths
-
-
-def found(near: Iterable[tuple[str, float]]) -> Future[list[tuple[str, float]]]:
-    """The semantic side's answer, as the search hands it over (found already here)."""
-    done: Future[list[tuple[str, float]]] = Future()
-    done.set_result(list(near))
-    return done
 
 
 def lexical(conn: sqlite3.Connection, hoard: Hoard, req: SearchRequest) -> Scores:
@@ -97,7 +90,9 @@ def test_the_page_is_the_one_every_semantic_row_read_would_give(
     hidden = set(data.draw(st.lists(st.sampled_from(paths), unique=True, max_size=10)))
     semantic = tuple(sorted(zip(near, cosines, strict=True), key=lambda pc: -pc[1]))
     visible = (lambda p: p not in hidden) if hidden else None
-    req = SearchRequest("apple", limit, None, "natural", visible, None, found(semantic), weight)
+    req = SearchRequest(
+        "apple", limit, None, "natural", visible, None, nearest_found(semantic), weight
+    )
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS, folder_cap=cap)
     conn = hoard.index.reader()
     scores = lexical(conn, hoard, req)
@@ -110,14 +105,14 @@ def test_notes_found_semantically_alone_below_a_full_page_are_not_read(
 ) -> None:
     hoard, paths = index
     conn = hoard.index.reader()
-    req = SearchRequest("apple", 3, semantic=found(()), semantic_weight=0.8)
+    req = SearchRequest("apple", 3, semantic=nearest_found(()), semantic_weight=0.8)
     scores = lexical(conn, hoard, req)
     lexical_paths = {v.row.path for v in scores.values()}
     alone = [p for p in paths if p not in lexical_paths][:5]
     # The best semantic note alone scores at most 0.2 x 2.5 (the heaviest folder):
     # below the third lexical note, every note found only semantically stays unread.
     semantic = tuple((p, 0.9 - i / 10) for i, p in enumerate(alone))
-    req = dataclasses.replace(req, semantic=found(semantic))
+    req = dataclasses.replace(req, semantic=nearest_found(semantic))
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS)
     got = blend_rows(conn, scores, req, search)
     floor = page_floor(got.values(), req, search.folder_cap)
@@ -130,7 +125,9 @@ def test_a_page_the_candidates_leave_short_reads_every_semantic_note(
 ) -> None:
     hoard, paths = index
     conn = hoard.index.reader()
-    req = SearchRequest("apple", 500, semantic=found((p, 0.5) for p in paths), semantic_weight=0.8)
+    req = SearchRequest(
+        "apple", 500, semantic=nearest_found((p, 0.5) for p in paths), semantic_weight=0.8
+    )
     got = blend_rows(conn, lexical(conn, hoard, req), req, SearchConfig())
     assert page_floor(got.values(), req, 3) is None
     assert {v.row.path for v in got.values()} == set(paths)
@@ -154,7 +151,7 @@ def test_a_note_found_semantically_alone_that_the_folder_cap_lets_onto_the_page_
     req = SearchRequest(
         "apple",
         2,
-        semantic=found([("other/note-03.md", 0.9), ("plain/note-02.md", 0.1)]),
+        semantic=nearest_found([("other/note-03.md", 0.9), ("plain/note-02.md", 0.1)]),
         semantic_weight=0.8,
     )
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS, folder_cap=1)

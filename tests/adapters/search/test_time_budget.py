@@ -3,6 +3,7 @@ stops and answers with what it has, labeled, instead of running on."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.types import SearchRequest
 from hoard.app.hoard import Hoard
 from hoard.core.result_warnings import time_budget_warning
-from tests.helpers import make_vault
+from tests.helpers import make_vault, nearest_found
 
 COUNT_TO_A_BILLION = (
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) "
@@ -81,6 +82,15 @@ def test_a_search_past_its_deadline_is_labeled_and_keeps_only_what_it_found(
     assert cut.timed_out
     # The typo fill is skipped once the budget is spent; what is left was found exactly.
     assert {h.path for h in cut.hits} <= {"fish/marlin.md"}
+
+
+def test_a_semantic_blend_the_budget_skipped_is_not_reported_as_done(hoard: Hoard) -> None:
+    near = nearest_found([("myth/merlin.md", 0.9)])
+    req = SearchRequest("marlin", 10, semantic=near, semantic_weight=0.8, semantic_asked=1)
+    assert hoard.searcher.search(req).blended
+    cut = hoard.searcher.search(dataclasses.replace(req, deadline=time.monotonic() - 1))
+    assert cut.timed_out
+    assert not cut.blended  # the app labels it fts5, not fts5+semantic
 
 
 def test_the_substring_fallback_stops_at_the_deadline_too(hoard: Hoard) -> None:

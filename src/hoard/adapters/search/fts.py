@@ -70,10 +70,12 @@ class Fts5Searcher:
                 if not is_interrupt(exc):
                     raise
                 return SearchOutcome([], self.name, timed_out=True)
-            for step in self._refinements(conn, q, req, fetch, budget, found):
+            blended: list[bool] = []
+            for step in self._refinements(conn, q, req, fetch, budget, found, blended):
                 scores = _within(clock, scores, step)
         outcome = self._page(conn, q, scores, req)
         outcome.timed_out = clock.hit
+        outcome.blended = bool(blended)
         return outcome
 
     def _plan(self, conn: sqlite3.Connection, req: SearchRequest) -> QueryPlan | None:
@@ -89,8 +91,10 @@ class Fts5Searcher:
         fetch: int,
         budget: Plan,
         found: bool,
+        blended: list[bool],
     ) -> list[Refine]:
-        """The steps after the first scores, in order; each changes the scores it is given."""
+        """The steps after the first scores, in order; each changes the scores it is given.
+        The semantic blend, last, appends to ``blended`` once it is done."""
         steps: list[Refine] = []
         natural = req.mode == "natural"
         if natural and found and not budget.conjunctive:
@@ -114,9 +118,10 @@ class Fts5Searcher:
         if req.semantic is not None:
 
             def blend(s: Scores) -> None:
-                blended = blend_rows(conn, s, req, self.config.search)
+                fused = blend_rows(conn, s, req, self.config.search)
                 s.clear()
-                s.update(blended)
+                s.update(fused)
+                blended.append(True)
 
             steps.append(blend)
         return steps
