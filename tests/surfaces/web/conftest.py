@@ -8,6 +8,7 @@ Helpers the tests import live in ``support.py``.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ from hoard.surfaces.web import WebOwner, build_web
 from tests.helpers import EXAMPLE_VAULT, LiveServer
 from tests.helpers import note_text as note
 
-from .support import SCREENSHOTS, SECRET_WORD, Site, sign_in
+from .support import SECRET_WORD, Site, WatchedBrowser, sign_in
 
 
 def _vault(root: Path) -> Path:
@@ -63,8 +64,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Any]:
-    """One Chromium for all the web tests. Package-scoped, not session-scoped: Playwright's
+def browser() -> Iterator[WatchedBrowser]:
+    """One Chromium for all the web tests, every page of it watched (see
+    :class:`~.support.WatchedBrowser`). Package-scoped, not session-scoped: Playwright's
     sync API holds an event loop in this thread while it runs, and later test folders run
     their own (anyio) loops here."""
     chromium = shutil.which("chromium")
@@ -74,8 +76,22 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        yield b
+        yield WatchedBrowser(b)
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def no_page_problems(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser test fails on a console error, an uncaught exception or a
+    Content-Security-Policy violation in any page it opened."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    watched: WatchedBrowser = request.getfixturevalue("browser")
+    watched.problems.clear()
+    yield
+    problems, watched.problems[:] = list(watched.problems), []
+    assert problems == [], "the pages reported problems:\n" + "\n".join(problems)
 
 
 @pytest.fixture
@@ -90,6 +106,11 @@ def owner_page(browser: Any, site: Site) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests put their screenshots: a temporary folder, unless
+    ``HOARD_SCREENSHOTS`` names one (``HOARD_SCREENSHOTS=docs/screenshots`` retakes the
+    README's)."""
+    named = os.environ.get("HOARD_SCREENSHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

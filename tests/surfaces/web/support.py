@@ -16,7 +16,6 @@ from mcp_types import CallToolResult
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 
-SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 SECRET_WORD = "zanzibarquux"
 
 
@@ -44,6 +43,45 @@ class Site:
 
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             return pool.submit(anyio.run, go).result(timeout=60)
+
+
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  console.error("CSP violation: " + e.violatedDirective + " blocked " +
+    (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber);
+});
+"""
+
+
+class WatchedBrowser:
+    """The session's Chromium, whose every context reports into :attr:`problems`: console
+    errors, uncaught exceptions and Content-Security-Policy violations (a listener for
+    ``securitypolicyviolation`` added to every document before its own scripts run)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.problems: list[str] = []
+
+    def new_context(self, **kwargs: Any) -> Any:
+        context = self._browser.new_context(**kwargs)
+        context.add_init_script(CSP_LISTENER)
+        context.on("page", self._watch)
+        return context
+
+    def _watch(self, page: Any) -> None:
+        page.on("console", lambda m: self._console(page, m))
+        page.on("pageerror", lambda e: self.problems.append(f"{page.url}: uncaught {e}"))
+
+    def _console(self, page: Any, message: Any) -> None:
+        if message.type != "error":
+            return
+        failed_load = message.text.startswith("Failed to load resource")
+        if failed_load and message.location.get("url") == page.url:
+            return  # the page itself answered with its status (a 404 page, a 409 conflict)
+        self.problems.append(f"{page.url}: console error: {message.text} {message.location}")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
 
 
 def sign_in(page: Any, site: Site) -> None:

@@ -8,10 +8,11 @@ import hashlib
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Mount
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
@@ -36,6 +37,10 @@ from hoard.surfaces.web.pages import (
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
+
+
+async def _favicon(request: Request) -> Response:
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
 
 async def _hoard_error(request: Request, exc: Exception) -> Response:
@@ -65,12 +70,15 @@ def build_web(
         *activity.ROUTES,
         *browse.ROUTES,
         *live.ROUTES,
+        Route("/favicon.ico", _favicon, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HoardError: _hoard_error})
     app.state.web = Web(hoard, sessions, desk, templates, show_private)
     style = (STATIC / "hoard.css").read_text(encoding="utf-8")
-    app.state.signin_style = style
+    # The sign-in page inlines the stylesheet (a signed-out visitor gets no /static file), so
+    # its bytes must reach the page exactly as hashed for the CSP: never HTML-escaped.
+    app.state.signin_style = Markup(style)
     app.state.secure_cookies = secure_cookies
     digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode()
     return WebGuard(app, sessions, f"sha256-{digest}"), sessions.issue_code()

@@ -38,7 +38,7 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
-PUBLIC_PATHS = frozenset({"/signin", "/signin/link"})
+PUBLIC_PATHS = frozenset({"/signin", "/signin/link", "/favicon.ico"})
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_FORM_BYTES = 8 * 1024 * 1024
 

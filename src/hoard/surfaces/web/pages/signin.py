@@ -31,8 +31,8 @@ def _secure(request: Request) -> bool:
 
 
 def _signin_form(request: Request, message: str | None = None, status: int = 200) -> Response:
-    # Reuse the visitor's token: a second sign-in page (a favicon request is redirected
-    # here too) must not invalidate the form already shown.
+    # Reuse the visitor's token: a second sign-in page (another tab, a redirect) must not
+    # invalidate the form already shown.
     pre = request.cookies.get(PRE_COOKIE) or secrets.token_urlsafe(24)
     response = page(
         request,
