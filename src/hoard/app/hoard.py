@@ -34,6 +34,11 @@ from hoard.app.git_history import GitHistory
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
 from hoard.app.move import Moves
+from hoard.app.orientation.briefing import Briefer
+from hoard.app.orientation.chat import ChatTools
+from hoard.app.orientation.context import NoteContext
+from hoard.app.orientation.guide import Guides
+from hoard.app.orientation.recent import RecentChanges
 from hoard.app.owner import OwnerDesk
 from hoard.app.read_code import CodeRunner
 from hoard.app.reading import Reading
@@ -130,6 +135,11 @@ class Hoard:
         self.reading = Reading(self.deps, self.honesty)
         self.maintenance = Maintenance(self.deps, self.keeper)
         self.admin = Admin(self.deps)
+        self.recent_changes = RecentChanges(self.deps)
+        self.note_context = NoteContext(self.reading, self.similarity, self.honesty, self.writes)
+        self.briefer = Briefer(self.deps, self.recent_changes, self.writes, self.honesty)
+        self.chat = ChatTools(self.access, self.searching, self.reading)
+        self.guides = Guides(self.deps, self.reading)
         # The read and maintenance use-cases, by the names the surfaces call.
         self.search = self.searching.search
         self.tags = self.searching.fields.tags

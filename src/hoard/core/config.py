@@ -103,6 +103,11 @@ class GitConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class McpConfig:
+    chatgpt_tools: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class SemanticConfig:
     enabled: bool = False
     weight: float = 0.8
@@ -122,3 +127,4 @@ class Config:
     rerank: RerankConfig = field(default_factory=RerankConfig)
     git: GitConfig = field(default_factory=GitConfig)
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
+    mcp: McpConfig = field(default_factory=McpConfig)

@@ -16,6 +16,7 @@ from hoard.core.config import (
     ContractConfig,
     GitConfig,
     LimitsConfig,
+    McpConfig,
     ProposalsConfig,
     RerankConfig,
     SearchConfig,
@@ -253,6 +254,14 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "candidates": (_int(10, 1000), "Notes each side (lexical, semantic) brings to it."),
         "text_chars": (_int(100, 100_000), "Characters of a note (title, body) embedded."),
     },
+    "mcp": {
+        "chatgpt_tools": (
+            _bool,
+            "Offer the two tools ChatGPT's connectors call, `search(query)` and `fetch(id)` "
+            "(thin twins of `vault_search` and `vault_read`; private notes never reach them). "
+            "Turn off for clients that do not want them.",
+        ),
+    },
 }
 
 SECTIONS: dict[str, type[Any]] = {
@@ -263,6 +272,7 @@ SECTIONS: dict[str, type[Any]] = {
     "rerank": RerankConfig,
     "git": GitConfig,
     "semantic": SemanticConfig,
+    "mcp": McpConfig,
 }
 
 

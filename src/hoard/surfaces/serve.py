@@ -174,8 +174,8 @@ def serve_http(
     """Serve ``host:port`` on its already bound socket (see :func:`bind_http`)."""
     import uvicorn
 
-    mcp = HoardMCP(hoard, caller)
     site = site_url(host, port, public_url)
+    mcp = HoardMCP(hoard, caller, site)
     web, code = build_web(
         hoard, tokens, show_private=is_loopback(host), secure_cookies=site.startswith("https:")
     )

@@ -41,6 +41,13 @@ SPEC_TOOLS = {
     "vault_edit",  # SPEC section 11 (issue 20)
     "vault_move",
     "vault_tags",
+    # SPEC section 12 (the third round)
+    "vault_recent",
+    "vault_context",
+    "vault_sync_status",
+    "vault_daily",
+    "search",
+    "fetch",
 }
 
 SPEC_FIELDS = {

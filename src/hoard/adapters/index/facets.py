@@ -42,3 +42,37 @@ def resolve_target(conn: sqlite3.Connection, target: str, source: str) -> str | 
     """The note a wikilink target names, seen from ``source`` (``""``: the vault root)."""
     key = link_key(target)
     return resolve_many(conn, [(key, source)]).get((key, source))
+
+
+def notes_changed_between(
+    conn: sqlite3.Connection,
+    after_ns: int,
+    before_ns: int | None,
+    folder: str | None,
+    limit: int,
+) -> list[tuple[str, str, str, int]]:
+    """``(path, title, revision, mtime_ns)`` of notes whose file changed after ``after_ns``
+    (and before ``before_ns``), below ``folder``, newest first."""
+    sql = "SELECT path, title, revision, mtime_ns FROM notes WHERE mtime_ns > ?"
+    args: list[object] = [after_ns]
+    if before_ns is not None:
+        sql += " AND mtime_ns < ?"
+        args.append(before_ns)
+    if folder:
+        prefix = folder.rstrip("/") + "/"
+        sql += " AND substr(path, 1, ?) = ?"
+        args += [len(prefix), prefix]
+    sql += " ORDER BY mtime_ns DESC LIMIT ?"
+    args.append(limit)
+    return [(str(p), str(t), str(r), int(m)) for p, t, r, m in conn.execute(sql, args)]
+
+
+def titles_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, str]:
+    """The indexed title of each of ``paths`` that the index holds."""
+    out: dict[str, str] = {}
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for p, t in conn.execute(f"SELECT path, title FROM notes WHERE path IN ({marks})", chunk):
+            out[str(p)] = str(t)
+    return out

@@ -37,6 +37,11 @@ class ToolHost(Protocol):
     @property
     def server(self) -> MCPServer: ...
 
+    @property
+    def site_url(self) -> str | None:
+        """The address people open the web app at (``None`` over stdio and in process)."""
+        ...
+
     def caller_of(self, ctx: Context) -> Caller: ...
 
 

@@ -16,18 +16,21 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus
-from mcp_types import ListToolsResult
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ListToolsResult
 from pydantic import ValidationError
 
 from hoard import __version__
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
 from hoard.core.policy import Caller
+from hoard.surfaces.mcp.agent_tools import register_agent_tools
 from hoard.surfaces.mcp.code_tool import register_code_tool
 from hoard.surfaces.mcp.edit_tools import register_edit_tools
 from hoard.surfaces.mcp.field_tools import register_field_tools
 from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
 from hoard.surfaces.mcp.listing import visible_tools
+from hoard.surfaces.mcp.prompts import register_prompts
 from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
 from hoard.surfaces.mcp.similar_tool import register_similar_tool
@@ -44,6 +47,7 @@ TOOL_GROUPS: tuple[Callable[[ToolHost], None], ...] = (
     register_honesty_tools,
     register_code_tool,
     register_similar_tool,
+    register_agent_tools,
 )
 
 INSTRUCTIONS = """\
@@ -78,6 +82,18 @@ class _Server(MCPServer):
         caller = self.caller_of_request(getattr(ctx, "request", None))
         return result.model_copy(update={"tools": visible_tools(result.tools, caller)})
 
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        """An unknown prompt, or arguments it cannot take, is JSON-RPC's invalid params
+        (-32602), as the protocol asks; a refusal from the vault keeps its SPEC object."""
+        if self._prompt_manager.get_prompt(name) is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {name}")
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:
+            raise MCPError(INVALID_PARAMS, str(exc)) from exc
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         if self._tool_manager.get_tool(name) is None:
             return error_result(InvalidArgument(f"unknown tool {name!r}", tool=name))
@@ -97,9 +113,11 @@ class _Server(MCPServer):
 class HoardMCP:
     """Builds the ``MCPServer`` for one :class:`Hoard` and a default caller."""
 
-    def __init__(self, hoard: Hoard, default_caller: Caller) -> None:
+    def __init__(self, hoard: Hoard, default_caller: Caller, site_url: str | None = None) -> None:
         self.hoard = hoard
         self.default_caller = default_caller
+        self.site_url = site_url
+        """The web app's address (``serve --http``), for links to notes in answers."""
         self.bus = InMemorySubscriptionBus()
         """Where change events for ``subscriptions/listen`` streams are published."""
         self.server = _Server(
@@ -114,6 +132,7 @@ class HoardMCP:
         self.server.caller_of_request = self.caller_of_request
         for register in TOOL_GROUPS:
             register(self)
+        register_prompts(self)
 
     def close(self) -> None:
         """Stop the read_code workers (the server's shutdown calls this)."""
