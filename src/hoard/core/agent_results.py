@@ -32,6 +32,9 @@ class RecentResult:
     changed after this answer."""
     more: bool
     """Older changes than this page holds remain (call again with ``cursor``)."""
+    latest_cursor: str
+    """A cursor that skips what is left of this walk: passed back, it tells only what
+    changed after this answer."""
     notes: list[str] = field(default_factory=list)
 
 

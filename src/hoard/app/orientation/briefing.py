@@ -4,6 +4,7 @@ in a short text bounded in bytes, with the cursor to pass next time."""
 
 from __future__ import annotations
 
+from hoard.adapters.fs.cursors import CursorFile
 from hoard.adapters.ledger.changes import registered_summaries
 from hoard.app.deps import Deps
 from hoard.app.honesty import Budget, Honesty
@@ -47,7 +48,7 @@ class Briefer:
                 for c in recent.changes
             ]
             if recent.more:
-                lines.append("- ... more: call vault_recent with the cursor for the rest")
+                lines.append("- ... and older ones: vault_recent lists them all")
         else:
             lines.append("Nothing changed since you last looked." if cursor else "No changes.")
         if pending:
@@ -60,7 +61,15 @@ class Briefer:
         cut = cut_utf8(text, max_bytes)
         if cut != text:
             cut = cut_utf8(text, max_bytes - 16).rsplit("\n", 1)[0] + "\n[... cut]\n"
-        return Briefing(cut, recent.cursor, len(recent.changes), len(pending), len(stale))
+        return Briefing(cut, recent.latest_cursor, len(recent.changes), len(pending), len(stale))
+
+    def session_start(self, *, caller: Caller, max_bytes: int = 2048) -> Briefing:
+        """The briefing since this caller's previous session start (or of recent changes,
+        the first time); the cursor is kept for next time only once the text is made."""
+        cursors = CursorFile(self.deps.state_dir)
+        brief = self.briefing(caller=caller, cursor=cursors.get(caller.name), max_bytes=max_bytes)
+        cursors.put(caller.name, brief.cursor)
+        return brief
 
     def _stale(self, caller: Caller) -> list[str]:
         seen = self.deps.access.visibility(caller)

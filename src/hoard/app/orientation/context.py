@@ -35,8 +35,8 @@ def first_line(raw: bytes) -> str:
     """The first line of prose of a note's body (no heading marks, no frontmatter)."""
     body = split_frontmatter(raw.decode("utf-8", "replace")).body
     for line in body.splitlines():
-        text = line.strip().lstrip("#").strip()
-        if text and not text.startswith(("---", "```")):
+        text = line.strip()
+        if text and not text.startswith(("#", "---", "```", "|")):
             return text[:160]
     return ""
 

@@ -144,11 +144,9 @@ class RecentChanges:
         more = len(items) > limit
         page = items[:limit]
         cur = replace(cur, top_ns=max(cur.top_ns, top_ns))
-        if more:
-            nxt = replace(cur, ceiling=page[-1].at)
-        else:
-            nxt = Cursor(cur.top_event, cur.top_ns, None, cur.top_event, cur.top_ns)
-        return RecentResult(self._shown(page), nxt.encode(), more)
+        latest = Cursor(cur.top_event, cur.top_ns, None, cur.top_event, cur.top_ns)
+        nxt = replace(cur, ceiling=page[-1].at) if more else latest
+        return RecentResult(self._shown(page), nxt.encode(), more, latest.encode())
 
     def _events(
         self,

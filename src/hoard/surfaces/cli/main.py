@@ -21,7 +21,17 @@ from pathlib import Path
 from hoard import __version__
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
-from hoard.surfaces.cli import admin, bench, claims, edits, mcp_config, reads, similar, writes
+from hoard.surfaces.cli import (
+    admin,
+    bench,
+    claims,
+    edits,
+    mcp_config,
+    orient,
+    reads,
+    similar,
+    writes,
+)
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
 from hoard.surfaces.cli.remote import run_remote
 
@@ -32,6 +42,7 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
     (claims.COMMANDS, claims.run),
     (edits.COMMANDS, edits.run),
     (similar.COMMANDS, similar.run),
+    (orient.COMMANDS, orient.run),
 )
 
 
@@ -59,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     edits.add_parsers(sub)
     mcp_config.add_mcp_config_parser(sub)
     similar.add_parsers(sub)
+    orient.add_parsers(sub)
     return parser
 
 
