@@ -25,6 +25,7 @@ from hoard.surfaces.api.framework import NO_STORE, Op, endpoint, json_bytes
 from hoard.surfaces.api.honesty import honesty_ops
 from hoard.surfaces.api.notes import API_PREFIX, note_ops
 from hoard.surfaces.api.openapi import openapi_document
+from hoard.surfaces.api.orient import orient_ops
 from hoard.surfaces.api.proposals import proposal_ops
 from hoard.surfaces.api.reading import reading_ops
 
@@ -39,6 +40,7 @@ def all_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
         *access_ops(hoard, tokens),
         *honesty_ops(hoard),
         *code_ops(hoard),
+        *orient_ops(hoard),
     ]
 
 
