@@ -45,6 +45,8 @@ from hoard.app.reading import Reading
 from hoard.app.search import SearchFlow
 from hoard.app.sessions import Sessions
 from hoard.app.similar import Similar
+from hoard.app.sync.permit import SyncPermit
+from hoard.app.sync.service import Sync
 from hoard.app.writes.core import WriteCore
 from hoard.app.writes.write_path import WritePath
 from hoard.core.config import Config
@@ -76,6 +78,7 @@ class Hoard:
         watch: bool = False,
         progress: ProgressFn | None = None,
         code_workers: int = 2,
+        sync_permit: SyncPermit | None = None,
     ) -> None:
         self.config = config if config is not None else load_config(vault)
         self.vault = Vault(vault, self.config)
@@ -108,8 +111,10 @@ class Hoard:
             index_failed=self.keeper.failed,
         )
         self._build_use_cases(code_workers)
+        self.sync = Sync(self.writes, sync_permit)
         self._recover_at_startup()
         if watch:
+            self.sync.start()
             self.keeper.start_background_check(self.searcher.vocab)
             if self.semantic is not None:
                 # A server embeds in the background; a one-shot CLI process loads the model
@@ -196,6 +201,7 @@ class Hoard:
         return self.maintenance.startup_report(self._startup)
 
     def close(self) -> None:
+        self.sync.stop()
         self.code.close()
         if self.watcher is not None:
             self.watcher.stop()

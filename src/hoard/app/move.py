@@ -274,7 +274,7 @@ class Moves:
         state, detail = self.writes.roll_forward(txn, files, blobs, caller, tool=TOOL)
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
-        return replace(result, status="moved", transaction_id=txn)
+        return self.writes.core.stamp(replace(result, status="moved", transaction_id=txn))
 
     def _confirm(self, p: Proposal, caller: Caller) -> MoveResult:
         return self.move(

@@ -100,6 +100,16 @@ class RerankConfig:
 @dataclass(frozen=True, slots=True)
 class GitConfig:
     commit: bool = False
+    remote: str = ""
+    branch: str = ""
+    pull_every_s: int = 60
+    push: bool | None = None
+    warn_after_s: int = 300
+
+    @property
+    def pushes(self) -> bool:
+        """Whether sync pushes: as configured, else whenever a remote is set."""
+        return bool(self.remote) if self.push is None else self.push and bool(self.remote)
 
 
 @dataclass(frozen=True, slots=True)

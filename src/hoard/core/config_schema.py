@@ -247,6 +247,28 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "changed, the caller as author and the ledger event ids in the message. A failed "
             "commit never undoes the change; the ledger records `commit_failed`.",
         ),
+        "remote": (
+            _str,
+            "The git remote to sync with (a remote's name, e.g. `origin`, or a URL); empty: no "
+            "sync. Setting it turns on `commit`. Credentials come from git's own configuration "
+            "and are never stored or shown. See docs/sync.md.",
+        ),
+        "branch": (_str, "The branch to sync; empty: the vault's current branch."),
+        "pull_every_s": (
+            _int(0, 86400),
+            "Seconds between pulls of a running server; 0: only on demand (`hoard sync`, "
+            "`POST /api/v1/sync`, the web app's Sync button). hoard's own commits are pushed "
+            "within 10 s of a change either way.",
+        ),
+        "push": (
+            _bool,
+            "Push hoard's commits to the remote (default: true when a remote is set).",
+        ),
+        "warn_after_s": (
+            _int(1, 7 * 86400),
+            "After pushes have failed this long, every web page shows a banner and every write "
+            "result a warning, until a push succeeds.",
+        ),
     },
     "semantic": {
         "enabled": (_bool, "Blend a local embedding model into the ranking (`make semantic`)."),

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from hoard.core.result_warnings import ResultWarning
+from hoard.core.result_warnings import ResultWarning, SyncMarked, unsynced
 
 # Result types are frozen (a use-case builds a new one rather than changing one it handed
 # out). They are not slotted: the MCP SDK derives each output schema from the class's
@@ -185,7 +185,7 @@ class Preflight:
 
 
 @dataclass(frozen=True)
-class WriteResult:
+class WriteResult(SyncMarked):
     status: str
     path: str
     revision: str | None
@@ -197,7 +197,7 @@ class WriteResult:
 
 
 @dataclass(frozen=True)
-class FileNoteResult:
+class FileNoteResult(SyncMarked):
     status: str
     path: str
     transaction_id: str | None
@@ -212,7 +212,7 @@ class FileNoteResult:
 
 
 @dataclass(frozen=True)
-class ArchiveResult:
+class ArchiveResult(SyncMarked):
     status: str
     path: str
     revision_id: str | None
@@ -225,7 +225,7 @@ class ArchiveResult:
 
 
 @dataclass(frozen=True)
-class RestoreResult:
+class RestoreResult(SyncMarked):
     status: str
     path: str
     revision_id: str
@@ -338,7 +338,7 @@ def to_json(obj: Any) -> Any:
         for name in _field_names(cls):
             value = getattr(obj, name)
             out[name] = value if type(value) in _SCALARS else to_json(value)
-        return out
+        return out if out.get("synced", 0) is not None else unsynced(out)
     if isinstance(obj, list | tuple):
         return [to_json(x) for x in obj]
     if isinstance(obj, dict):
@@ -382,7 +382,7 @@ class MovedFile:
 
 
 @dataclass(frozen=True)
-class MoveResult:
+class MoveResult(SyncMarked):
     """``vault_move``: the note's new place, every file the move touched, and the links it
     could not rewrite (private notes by path; notes the caller cannot see only counted)."""
 

@@ -11,6 +11,7 @@ schemas) reads a nested ``typing.TypedDict`` only from Python 3.12 on.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from typing_extensions import TypedDict
@@ -109,3 +110,22 @@ ResultWarning = (
 )
 """Any warning a result carries (``warnings`` on search hits and results, reads,
 ``vault_similar``)."""
+
+
+@dataclass(frozen=True)
+class SyncMarked:
+    """The sync state a write's result carries (keyword-only, after the result's own
+    fields): with a git remote configured, ``synced`` is false until the change's commit
+    reached the remote (null without a remote), and ``sync_warning`` is set while pushes
+    have failed for longer than ``[git] warn_after_s``. The change is on this machine,
+    fsynced, either way."""
+
+    synced: bool | None = field(default=None, kw_only=True)
+    sync_warning: str | None = field(default=None, kw_only=True)
+
+
+def unsynced(data: dict[str, Any]) -> dict[str, Any]:
+    """A :class:`SyncMarked` result's JSON without a remote: no sync fields at all."""
+    data.pop("synced", None)
+    data.pop("sync_warning", None)
+    return data

@@ -65,6 +65,13 @@ MOVE_POINTS: tuple[str, ...] = (
     "txn.done",
 )
 
+SYNC_POINTS: tuple[str, ...] = (
+    # a git pull: after the fetch, after each file it brings, before the branch moves
+    "sync.fetched",
+    "sync.file",
+    "sync.applied",
+)
+
 OTHER_POINTS: tuple[str, ...] = (
     # a worker process of a full rebuild, before it prepares a chunk of notes
     "rebuild.worker",

@@ -11,7 +11,7 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.ledger.records import Proposal, Records
@@ -20,7 +20,7 @@ from hoard.app.deps import Deps, no_paths
 from hoard.app.similar import Similar
 from hoard.app.writes.common import index_path_for, links_to
 from hoard.core import gates
-from hoard.core.errors import Conflict, Exists, HoardError, InvalidArgument, NotFound
+from hoard.core.errors import Busy, Conflict, Exists, HoardError, InvalidArgument, NotFound
 from hoard.core.gates import Current
 from hoard.core.links import note_keys
 from hoard.core.models import Preflight
@@ -30,10 +30,27 @@ from hoard.core.policy import Caller
 
 log = logging.getLogger("hoard.writes")
 
+GIT_LOCK = "\x00git"
+"""The lock (a path no note can have) that hoard's commits and a sync's history work take,
+so a commit never lands between a sync reading the branch and moving it."""
+GIT_LOCK_TIMEOUT_S = 120.0
+
 DUPLICATE_HINTS = 5
 """Preflight names at most this many other notes with the same file name, and at most this
 many more whose content is nearly the same (semantic search on, see
 :meth:`hoard.app.similar.Similar.near_duplicates`)."""
+
+
+W = TypeVar("W")
+
+
+class Stamp(Protocol):
+    def __call__(self, result: W) -> W: ...
+
+
+def unstamped(result: W) -> W:
+    """The stamp of a vault without a git remote: the result as it is."""
+    return result
 
 
 class WriteCore:
@@ -44,7 +61,12 @@ class WriteCore:
         self.config = deps.config
         self.records = Records(deps.ledger)
         self.lock_dir = deps.lock_dir
-        self.git = Git(deps.vault.root) if deps.config.git.commit else None
+        git = deps.config.git
+        self.git = Git(deps.vault.root) if git.commit or git.remote else None
+        self.committed: Callable[[], None] = lambda: None
+        """Told after each commit hoard makes (sync pushes soon after)."""
+        self.stamp: Stamp = unstamped
+        """Marks a written result with its sync state (``synced``; see app/sync)."""
 
     def current(self, rel: str) -> Current:
         try:
@@ -186,9 +208,12 @@ class WriteCore:
         current: Current,
         reason: str,
         point: str = "write",
+        *,
+        commit: bool = True,
     ) -> None:
         """Preserve and record the intent (one durable transaction), replace, record the
-        outcome; under the caller's lock."""
+        outcome; under the caller's lock. ``commit=False``: sync applying a pull, which
+        moves the branch itself."""
         after = revision_of(new)
         intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
         if current.raw is not None:
@@ -200,7 +225,8 @@ class WriteCore:
         event = self.records.event(
             tool, caller.name, rel, current.revision, after, "written", intent_id=intent
         )
-        self.commit(tool, caller, [rel], [event])
+        if commit:
+            self.commit(tool, caller, [rel], [event])
 
     def commit(self, tool: str, caller: Caller, paths: list[str], events: list[int]) -> None:
         """With ``[git] commit``: one commit of exactly these paths, the caller as author and
@@ -213,8 +239,11 @@ class WriteCore:
             f"{tool}: {', '.join(paths)}\n\nhoard-events: {ids}\nhoard-caller: {caller.name}\n"
         )
         try:
-            self.git.commit(paths, message, caller.name)
-        except GitFailed as exc:
+            with atomic.path_lock(self.lock_dir, GIT_LOCK, GIT_LOCK_TIMEOUT_S):
+                made = self.git.commit(paths, message, caller.name)
+            if made is not None:
+                self.committed()
+        except (GitFailed, Busy) as exc:
             log.warning("git commit after %s failed: %s", tool, exc)
             self.records.event(
                 tool, caller.name, paths[0], None, None, "commit_failed", str(exc)[:1000]

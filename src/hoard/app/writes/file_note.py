@@ -111,7 +111,7 @@ class FileNotes:
             txn, state, detail = self._commit(filing, caller)
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
-        return filing.result("written", txn)
+        return self.core.stamp(filing.result("written", txn))
 
     def _filing(self, rel: str, idx: str, new: bytes, line: str) -> Filing:
         """The note and its folder's index as they are, and as the filing would leave them

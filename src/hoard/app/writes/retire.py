@@ -97,7 +97,9 @@ class Retirement:
                     p.diff,
                 )
             revision_id = self._preserve_and_unlink(rel, raw, reason, caller)
-        return ArchiveResult("archived", rel, revision_id, revision_of(raw), reason, inbound)
+        return self.core.stamp(
+            ArchiveResult("archived", rel, revision_id, revision_of(raw), reason, inbound)
+        )
 
     def _archivable(self, rel: str, current: Current, expected_revision: str) -> bytes:
         """The gate of vault_archive: the note exists, is not private, and is the revision
@@ -165,7 +167,7 @@ class Retirement:
                     "proposed", rel, revision_id, rev.sha256, p.proposal_id, iso(p.expires_at)
                 )
             self._recreate(rel, content, revision_id, rev.sha256, caller)
-        return RestoreResult("restored", rel, revision_id, rev.sha256)
+        return self.core.stamp(RestoreResult("restored", rel, revision_id, rev.sha256))
 
     def _recreate(
         self, rel: str, content: bytes, revision_id: str, sha: str, caller: Caller

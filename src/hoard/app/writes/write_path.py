@@ -125,7 +125,7 @@ class WritePath:
                 )
             failpoints.hit("write.locked")
             self.core.apply(tool, caller, rel, new, current, "overwrite")
-        return WriteResult("written", rel, revision_of(new), current.revision)
+        return self.core.stamp(WriteResult("written", rel, revision_of(new), current.revision))
 
     # -- proposals -------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from hoard.surfaces.cli import (
     orient,
     reads,
     similar,
+    sync,
     writes,
 )
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
@@ -43,6 +44,7 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
     (edits.COMMANDS, edits.run),
     (similar.COMMANDS, similar.run),
     (orient.COMMANDS, orient.run),
+    (sync.COMMANDS, sync.run),
 )
 
 
@@ -71,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_config.add_mcp_config_parser(sub)
     similar.add_parsers(sub)
     orient.add_parsers(sub)
+    sync.add_parsers(sub)
     return parser
 
 

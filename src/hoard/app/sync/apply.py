@@ -1,0 +1,89 @@
+"""Bringing the work tree to the commit a pull built, through hoard's own write machinery:
+each note the pull changes, adds or removes is preserved in the ledger first (its prior
+bytes), credited to ``git:<remote>`` with the commit id, replaced atomically under its path
+lock and re-indexed, so open pages and searches see it. A removed note is archived (its
+bytes stay in the ledger). Other files (attachments, settings) are replaced atomically too;
+their history is git's.
+"""
+
+from __future__ import annotations
+
+from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.vcs.repo import SyncRepo
+from hoard.app.writes.core import WriteCore
+from hoard.core.errors import HoardError, NotFound
+from hoard.core.paths import normalize_note_path
+from hoard.core.policy import Caller
+
+TOOL = "git_pull"
+
+
+class WorkTree:
+    def __init__(self, core: WriteCore, repo: SyncRepo) -> None:
+        self.core = core
+        self.repo = repo
+
+    def bring(self, head: str | None, tip: str, caller: Caller, reason: str) -> list[str]:
+        """Make every file that differs between ``head`` and ``tip`` hold ``tip``'s bytes;
+        returns the paths changed (sorted). Idempotent: a file already right is left."""
+        changed = []
+        for path, entry in sorted(self.repo.changes(head, tip).items()):
+            if entry is not None and entry[0] in ("120000", "160000"):
+                continue  # symlinks and submodules are git's, never followed or written
+            data = None if entry is None else self.repo.blob(entry[1])
+            if self._note(path) is not None:
+                done = self._put_note(path, data, caller, reason)
+            else:
+                done = self._put_file(path, data)
+            if done:
+                changed.append(path)
+                failpoints.hit("sync.file")
+        return changed
+
+    def _note(self, path: str) -> str | None:
+        try:
+            rel = normalize_note_path(path)
+        except HoardError:
+            return None
+        return None if self.core.vault.is_ignored(rel) or rel != path else rel
+
+    def _put_note(self, rel: str, data: bytes | None, caller: Caller, reason: str) -> bool:
+        core = self.core
+        with atomic.path_lock(core.lock_dir, rel):
+            try:
+                current = core.current(rel)
+            except HoardError:  # too large or not a plain file: git's bytes as a file
+                return self._put_file(rel, data)
+            if current.raw == data:
+                return False
+            if data is not None:
+                core.apply(TOOL, caller, rel, data, current, reason, point="sync", commit=False)
+                return True
+            assert current.raw is not None
+            records = core.records
+            intent, _ = records.begin_change(TOOL, caller.name, rel, current.raw, None, reason)
+            with core.failure_recorded(TOOL, caller, rel, current.revision, None, intent):
+                atomic.unlink(core.vault, rel)
+            core.refresh(rel)
+            records.event(
+                TOOL, caller.name, rel, current.revision, None, "archived", reason, intent
+            )
+            return True
+
+    def _put_file(self, path: str, data: bytes | None) -> bool:
+        vault = self.core.vault
+        try:
+            if data is None:
+                atomic.unlink(vault, path)
+            else:
+                old = vault.root / path
+                if old.is_file() and not old.is_symlink() and old.read_bytes() == data:
+                    return False
+                atomic.replace(vault, path, data, "sync")
+        except NotFound:
+            return False
+        except HoardError as exc:
+            if data is None and not (vault.root / path).exists():
+                return False
+            raise exc
+        return True

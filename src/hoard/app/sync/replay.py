@@ -1,0 +1,95 @@
+"""Building the history a pull leaves: hoard's own commits replayed on the remote's, one by
+one, path by path (git objects only: the work tree is the write path's business).
+
+A path both sides changed since the base is a conflict: the remote's version keeps the path
+(it is already shared) and hoard's version goes into a sibling note, committed last. No
+text is ever merged, so no commit can hold a conflict marker. Only when the two histories
+share no commit at all is the result a merge commit (there is nothing to replay onto).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hoard.adapters.vcs.repo import Entry, SyncRepo
+from hoard.core.note import revision_of
+from hoard.core.sync_results import OpenConflict
+from hoard.core.sync_rules import ConflictMark, conflict_name, decide, marked_copy
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    tip: str
+    conflicts: list[OpenConflict]
+
+
+def _blob(e: Entry | None) -> str | None:
+    return None if e is None else e[1]
+
+
+def replay(repo: SyncRepo, base: str | None, head: str, fetched: str, day: str) -> Replayed:
+    """The new tip of the branch: ``fetched`` plus hoard's commits since ``base`` (its
+    conflicting paths left to the remote) plus one commit of kept conflict copies."""
+    remote = repo.changes(base, fetched)
+    local = repo.changes(base, head)
+    both = sorted(remote.keys() & local.keys())
+    at_base = repo.entries(base, both)
+    conflicted = [
+        p
+        for p in both
+        if decide(_blob(at_base.get(p)), _blob(local[p]), _blob(remote[p])) == "conflict"
+    ]
+    if base is None:
+        tip = _join_unrelated(repo, head, fetched, remote, local)
+    else:
+        tip = fetched
+        for commit in repo.first_parent_chain(base, head):
+            parent = repo.resolve(commit + "^")
+            delta = {p: e for p, e in repo.changes(parent, commit).items() if p not in conflicted}
+            if not delta:
+                continue
+            tree = repo.tree_with(tip, delta)
+            if tree != repo.tree_of(tip):
+                tip = repo.commit_tree(tree, [tip], repo.info(commit).message, repo.info(commit))
+    kept: dict[str, Entry | None] = {}
+    conflicts: list[OpenConflict] = []
+    for path in conflicted:
+        mine = local[path]
+        if mine is None:  # removed here, changed there: the remote's edit stands
+            continue
+        raw = repo.blob(mine[1])
+        theirs = remote[path]
+        mark = ConflictMark(
+            path,
+            revision_of(raw),
+            None if theirs is None else revision_of(repo.blob(theirs[1])),
+            head,
+            fetched,
+        )
+        sibling = conflict_name(path, day, revision_of(raw))
+        data = marked_copy(raw, mark) if path.lower().endswith(".md") else raw
+        kept[sibling] = (mine[0], repo.store_blob(data))
+        conflicts.append(OpenConflict(path, sibling))
+    if kept:
+        lines = "".join(f"\n{c.sibling} keeps hoard's version of {c.path}" for c in conflicts)
+        message = (
+            f"sync: both sides changed {len(conflicts)} note(s); kept both\n{lines}\n\n"
+            f"hoard-local: {head}\nhoard-remote: {fetched}\n"
+        )
+        tip = repo.commit_tree(repo.tree_with(tip, kept), [tip], message, None)
+    return Replayed(tip, conflicts)
+
+
+def _join_unrelated(
+    repo: SyncRepo,
+    head: str,
+    fetched: str,
+    remote: dict[str, Entry | None],
+    local: dict[str, Entry | None],
+) -> str:
+    """Histories with no common commit: the remote's tree plus the paths only hoard has,
+    as a merge commit of both (the one case where no replay is possible)."""
+    only_here = {p: e for p, e in local.items() if p not in remote and e is not None}
+    tree = repo.tree_with(fetched, dict(only_here))
+    message = "sync: joined this vault's history with the remote's (no commit in common)\n"
+    return repo.commit_tree(tree, [fetched, head], message, None)

@@ -1,0 +1,88 @@
+"""Git sync as the surfaces call it: the status, one sync on demand, resolving a kept
+conflict, the ``synced`` mark on write results, and the background runner of a server."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeVar
+
+from hoard.app.sync.job import SyncJob
+from hoard.app.sync.permit import SyncPermit
+from hoard.app.sync.runner import SyncRunner
+from hoard.app.sync.status import SyncReport
+from hoard.app.writes.write_path import WritePath
+from hoard.core import gates
+from hoard.core.errors import InvalidArgument, NotFound
+from hoard.core.note import revision_of
+from hoard.core.paths import normalize_note_path
+from hoard.core.policy import Caller
+from hoard.core.sync_results import ConflictResolved, SyncRunResult, SyncStatus
+from hoard.core.sync_rules import conflict_of, unmarked
+
+R = TypeVar("R")
+
+
+class Sync:
+    def __init__(self, writes: WritePath, permit: SyncPermit | None = None) -> None:
+        self.writes = writes
+        self.core = writes.core
+        self.job = SyncJob(self.core, permit)
+        self.report = SyncReport(self.job)
+        self.runner = SyncRunner(self.job)
+        self.stamp = self.report.stamp
+        self.core.stamp = self.report.stamp
+        self.warning = self.report.warning
+
+    @property
+    def enabled(self) -> bool:
+        return self.job.enabled
+
+    def start(self) -> None:
+        if self.job.enabled:
+            self.core.committed = self.runner.committed
+            self.runner.start()
+
+    def stop(self) -> None:
+        self.runner.stop()
+
+    def status(self, caller: Caller | None = None) -> SyncStatus:
+        gates.require_scope(caller or self.core.deps.owner, "read")
+        return self.report.status()
+
+    def sync(self, caller: Caller | None = None, *, accept_remote: bool = False) -> SyncRunResult:
+        """Pull, then push, now; the result carries the status after the run."""
+        gates.require_scope(caller or self.core.deps.owner, "write")
+        if not self.job.enabled:
+            raise InvalidArgument("no git remote is configured ([git] remote in hoard.toml)")
+        result, error = self.runner.run_now(accept_remote=accept_remote)
+        return SyncRunResult(
+            result.pulled,
+            result.changed,
+            result.conflicts,
+            result.outside_commit,
+            result.pushed,
+            error,
+            self.report.status(),
+        )
+
+    def resolve(
+        self, sibling: str, keep: Literal["remote", "mine"], caller: Caller | None = None
+    ) -> ConflictResolved:
+        """Resolve a kept conflict: ``remote`` leaves the note at its path as it is,
+        ``mine`` writes the sibling's version there (without its conflict fields); either
+        way the sibling is archived (its bytes stay in the ledger)."""
+        caller = caller or self.core.deps.owner
+        rel = normalize_note_path(sibling)
+        original = conflict_of(rel)
+        if original is None:
+            raise InvalidArgument(f"{rel!r} is not a conflict copy", path=rel)
+        if keep not in ("remote", "mine"):
+            raise InvalidArgument("keep must be 'remote' or 'mine'")
+        mine = self.core.current(rel)
+        if mine.raw is None:
+            raise NotFound(f"no conflict copy at {rel!r}", path=rel)
+        revision = self.core.current(original).revision
+        if keep == "mine":
+            text = unmarked(mine.raw.decode("utf-8"))
+            revision = self.writes.write(original, text, revision, caller=caller).revision
+        archived = self.writes.archive(rel, "superseded", revision_of(mine.raw), caller=caller)
+        return ConflictResolved(original, rel, keep, revision, archived.revision_id)

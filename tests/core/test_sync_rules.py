@@ -1,0 +1,78 @@
+"""The pure rules of git sync: who wins a path, how a kept copy is named and marked, and
+that no remote address is ever shown with its credentials."""
+
+from __future__ import annotations
+
+import pytest
+
+from hoard.core.sync_rules import (
+    ConflictMark,
+    conflict_name,
+    conflict_of,
+    decide,
+    marked_copy,
+    scrub,
+    unmarked,
+)
+
+
+@pytest.mark.parametrize(
+    ("base", "local", "remote", "action"),
+    [
+        ("a", "a", "b", "take_remote"),
+        ("a", "b", "a", "keep_local"),
+        ("a", "b", "b", "same"),
+        ("a", "b", "c", "conflict"),
+        ("a", None, "b", "conflict"),  # removed here, edited there
+        ("a", "b", None, "conflict"),  # edited here, removed there
+        (None, "b", "c", "conflict"),  # added on both sides differently
+        ("a", "a", None, "take_remote"),
+        (None, None, "c", "take_remote"),
+    ],
+)
+def test_the_side_that_changed_wins_and_two_different_changes_conflict(
+    base: str | None, local: str | None, remote: str | None, action: str
+) -> None:
+    assert decide(base, local, remote) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("fatal: https://me:s3cret@host/x.git", "fatal: https://***@host/x.git"),
+        ("https://token@github.com/a/b", "https://***@github.com/a/b"),
+        ("git@github.com:a/b.git", "git@github.com:a/b.git"),
+        ("ssh://git@host/repo", "ssh://***@host/repo"),
+    ],
+)
+def test_credentials_in_urls_are_never_shown(text: str, shown: str) -> None:
+    assert scrub(text) == shown
+    assert "s3cret" not in scrub(text)
+
+
+def test_a_conflict_sibling_is_named_beside_its_note_and_leads_back_to_it() -> None:
+    sib = conflict_name("tech/hue.md", "2026-12-01", "ab12cd34ef")
+    assert sib == "tech/hue.conflict-2026-12-01-ab12cd3.md"
+    assert conflict_of(sib) == "tech/hue.md"
+    assert conflict_of("photo.conflict-2026-12-01-0123456.png") == "photo.png"
+    assert conflict_of("tech/hue.md") is None
+
+
+MARK = ConflictMark("tech/hue.md", "a1" * 32, "b2" * 32, "c" * 40, "d" * 40)
+
+
+def test_a_kept_copy_names_both_revisions_and_keeping_it_removes_exactly_those_fields() -> None:
+    raw = "---\ntitle: Hue\ntags: [a, b]\n---\nBody.\n"
+    copy = marked_copy(raw.encode(), MARK).decode()
+    assert "conflict_of: tech/hue.md\n" in copy
+    assert f"conflict_local_revision: {'a1' * 32}" in copy
+    assert f"conflict_remote_revision: {'b2' * 32}" in copy
+    assert copy.endswith("---\nBody.\n")
+    assert unmarked(copy) == raw
+
+
+def test_a_note_without_frontmatter_gets_a_block_and_bytes_that_are_not_text_stay_exact() -> None:
+    copy = marked_copy(b"just text\n", MARK).decode()
+    assert copy.startswith("---\nconflict_of: tech/hue.md\n") and copy.endswith("---\njust text\n")
+    assert unmarked(copy) == "just text\n"
+    assert marked_copy(b"\xff\xfe\x00binary", MARK) == b"\xff\xfe\x00binary"
