@@ -20,7 +20,8 @@ from hoard.benchmark.queries import build, find_query_file, sampled
 from hoard.benchmark.report import render
 from hoard.benchmark.rows import Row, targets_for
 from hoard.benchmark.run import failures
-from hoard.surfaces.cli.main import build_parser, run
+from hoard.surfaces.cli.commands import build_parser
+from hoard.surfaces.cli.main import run
 from tests.helpers import EXAMPLE_VAULT
 
 EXAMPLE = EXAMPLE_VAULT

@@ -1,4 +1,6 @@
-"""The CLI's owner commands: ``serve``, ``token`` and ``grant``."""
+"""The CLI's owner commands: ``token`` and ``grant``, and the arguments of ``serve`` (which
+runs from :mod:`.serve_stdio` or :mod:`.serve_http`, so that no other command loads the
+server stack)."""
 
 from __future__ import annotations
 
@@ -8,23 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hoard.app.callers import callers_path, open_callers
+from hoard.app.callers import open_callers
 from hoard.app.hoard import Hoard
-from hoard.core.errors import InvalidArgument, NotFound
-from hoard.core.policy import LOCAL_DEFAULT, SCOPES, WRITE_MODES, Caller
-from hoard.surfaces.cli.common import Progress, add_common
+from hoard.core.errors import InvalidArgument
+from hoard.core.policy import SCOPES, WRITE_MODES
+from hoard.surfaces.cli.common import add_common
 from hoard.surfaces.defaults import DEFAULT_HOST, DEFAULT_PORT
-from hoard.surfaces.serve import (
-    PortUnavailable,
-    bind_http,
-    check_remote,
-    connect_help,
-    serve_http,
-    serve_stdio,
-)
 
 EXIT_OK = 0
-EXIT_ERROR = 2
 
 
 def add_parsers(sub: Any) -> None:
@@ -122,59 +115,6 @@ def token_command(args: argparse.Namespace) -> int:
             print(json.dumps({"revoked": args.name}))
         else:
             print(f"revoked {args.name!r}", file=sys.stderr)
-    return EXIT_OK
-
-
-def parse_http(value: str) -> tuple[str, int]:
-    """``HOST:PORT``, ``HOST``, ``[V6]:PORT`` or a bare IPv6 address."""
-    if value.startswith("["):
-        host, _, rest = value[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else str(DEFAULT_PORT)
-    elif value.count(":") == 1:
-        host, _, port = value.partition(":")
-    else:
-        host, port = value, str(DEFAULT_PORT)
-    host = host or DEFAULT_HOST
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise InvalidArgument(f"--http wants HOST:PORT, got {value!r}")
-    return host, int(port)
-
-
-def serve_command(args: argparse.Namespace) -> int:
-    tokens_path = callers_path(args.tokens)
-    store = open_callers(tokens_path, strict=args.strict)
-    caller: Caller = LOCAL_DEFAULT
-    if args.as_name:
-        entry = store.find(args.as_name)
-        if entry is None:
-            raise NotFound(f"--as {args.as_name!r}: no such caller in {tokens_path}")
-        caller = entry.caller()
-    http = parse_http(args.http) if args.http else None
-    sock = None
-    if http is not None:
-        check_remote(http[0], args.allow_remote)
-        try:
-            sock = bind_http(*http)
-        except PortUnavailable as exc:
-            print(f"hoard: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-    bar = Progress("indexing")
-    try:
-        hoard = Hoard(args.vault, args.state_dir, watch=True, progress=bar)
-    finally:
-        bar.finish()
-    demo = None
-    if args.demo_token_file is not None and args.demo_token_file.exists():
-        demo = args.demo_token_file.read_text().strip() or None
-    with hoard:
-        print(
-            connect_help(hoard.vault.root, hoard.state_dir, tokens_path, http, demo),
-            file=sys.stderr,
-        )
-        if http is None or sock is None:
-            serve_stdio(hoard, caller)
-        else:
-            serve_http(hoard, caller, store, http[0], http[1], sock, args.public_url)
     return EXIT_OK
 
 

@@ -1,5 +1,6 @@
 """What every CLI command shares: the --vault/--state-dir/--json options, opening the vault
-with a progress bar, printing a result as text or JSON, and the exit codes."""
+with a progress bar, printing a result as text or JSON, reading ``--http HOST:PORT``, and the
+exit codes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from hoard.app.hoard import Hoard
+from hoard.core.errors import InvalidArgument
 from hoard.core.models import to_json
+from hoard.surfaces.defaults import DEFAULT_HOST, DEFAULT_PORT
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
@@ -76,3 +79,18 @@ def emit(args: argparse.Namespace, obj: Any, human: Callable[[Any], None]) -> No
         sys.stdout.write("\n")
     else:
         human(obj)
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``HOST``, ``[V6]:PORT`` or a bare IPv6 address."""
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else str(DEFAULT_PORT)
+    elif value.count(":") == 1:
+        host, _, port = value.partition(":")
+    else:
+        host, port = value, str(DEFAULT_PORT)
+    host = host or DEFAULT_HOST
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise InvalidArgument(f"--http wants HOST:PORT, got {value!r}")
+    return host, int(port)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hoard.surfaces.cli.admin import parse_http
+from hoard.surfaces.cli.common import parse_http
 from hoard.surfaces.client_config import CLIENTS, WHERE, Target, snippet, stdio_args
 from hoard.surfaces.defaults import DEFAULT_HOST, DEFAULT_PORT
 

@@ -1,0 +1,54 @@
+"""What both ways of running ``hoard serve`` share, without the server stack: the tokens
+file and the caller ``--as`` names, and opening the vault with its watcher."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from hoard.app.callers import CallerFile, callers_path, open_callers
+from hoard.app.hoard import Hoard
+from hoard.core.errors import NotFound
+from hoard.core.policy import LOCAL_DEFAULT, Caller
+from hoard.surfaces.cli.common import Progress
+
+
+@dataclass(frozen=True)
+class Served:
+    """Who the server answers as, and the callers file it checks tokens against."""
+
+    tokens_path: Path
+    store: CallerFile
+    caller: Caller
+
+
+def served(args: argparse.Namespace) -> Served:
+    """The tokens file (``--tokens``, ``--strict``) and the caller: the local default, or
+    the one ``--as NAME`` names in that file."""
+    tokens_path = callers_path(args.tokens)
+    store = open_callers(tokens_path, strict=args.strict)
+    caller: Caller = LOCAL_DEFAULT
+    if args.as_name:
+        entry = store.find(args.as_name)
+        if entry is None:
+            raise NotFound(f"--as {args.as_name!r}: no such caller in {tokens_path}")
+        caller = entry.caller()
+    return Served(tokens_path=tokens_path, store=store, caller=caller)
+
+
+def open_served(args: argparse.Namespace) -> Hoard:
+    """The vault, indexed (a progress bar on a terminal) and watched for outside edits."""
+    bar = Progress("indexing")
+    try:
+        return Hoard(args.vault, args.state_dir, watch=True, progress=bar)
+    finally:
+        bar.finish()
+
+
+def demo_token(args: argparse.Namespace) -> str | None:
+    """The token ``make serve`` made for its demo caller, to show in the connection help."""
+    path: Path | None = args.demo_token_file
+    if path is None or not path.exists():
+        return None
+    return path.read_text().strip() or None
