@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-FTS_COLUMNS = ("path", "title", "tags", "body", "frontmatter", "alt")
+FTS_COLUMNS = ("path", "title", "tags", "body", "frontmatter", "alt", "title_seg", "body_seg")
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +26,7 @@ def fts_db() -> Iterator[sqlite3.Connection]:
         ("tech/e-mail.md", "E-mail setup", "mail", "It's how C++ people send e-mail.", "", ""),
         ("life/mad.md", "Smørrebrød", "food", "Smørrebrød i Århus.", "", "smoerrebroed aarhus"),
     ]
-    db.executemany("INSERT INTO notes_fts VALUES (?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT INTO notes_fts VALUES (?, ?, ?, ?, ?, ?, '', '')", rows)
     db.commit()
     yield db
     db.close()

@@ -215,9 +215,11 @@ def test_a_word_with_a_combining_mark_finds_the_same_word() -> None:
     db = sqlite3.connect(":memory:")
     db.execute(
         "CREATE VIRTUAL TABLE notes_fts USING fts5(path, title, tags, body, frontmatter, alt,"
-        " tokenize = 'porter unicode61 remove_diacritics 2')"
+        " title_seg, body_seg, tokenize = 'porter unicode61 remove_diacritics 2')"
     )
-    db.execute("INSERT INTO notes_fts VALUES ('y.md', '', '', ?, '', '')", (f"the word {word}",))
+    db.execute(
+        "INSERT INTO notes_fts VALUES ('y.md', '', '', ?, '', '', '', '')", (f"the word {word}",)
+    )
     assert run_match(db, word) == ["y.md"]
 
 

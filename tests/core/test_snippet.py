@@ -1,6 +1,10 @@
 """Snippets are cut from the original text around the densest stretch of query words."""
 
-from hoard.core.snippet import best_window, head
+from __future__ import annotations
+
+import pytest
+
+from hoard.core.snippet import best_window, head, match_spans
 
 
 def test_the_window_holds_the_most_distinct_query_words() -> None:
@@ -102,3 +106,19 @@ def test_match_offsets_are_the_original_texts_after_many_diacritics() -> None:
     text = "ěščřžýáíé " * 300 + "the lighthouse keeper Dvořák" + " tail" * 100
     snippet = best_window(text, ["dvorak", "lighthouse"], 60)
     assert "lighthouse keeper Dvořák" in snippet
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "marked"),
+    [
+        ("每天晚上做一次数据库备份，保存七天。", "备份", "备份"),
+        ("来週は東京へ行って、新幹線で大阪にも行きます。", "新幹線", "新幹線"),
+        ("김치찌개는 돼지고기와 두부를 넣어 끓입니다.", "김치", "김치"),
+        ("ภาษาไทยเป็นภาษาที่สวยงามมาก", "สวยงาม", "สวยงาม"),
+    ],
+)
+def test_a_word_inside_an_unspaced_run_is_highlighted_alone(
+    text: str, term: str, marked: str
+) -> None:
+    spans = match_spans(text, [term])
+    assert [text[a:b] for a, b in spans] == [marked]

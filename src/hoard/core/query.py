@@ -19,11 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hoard.core.fold import fold_variants
+from hoard.core.segment import RunQuery, has_segmented, query_runs
 
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _WORD = re.compile(rf"[^\W_](?:[^\W_]|[{_MARKS}])*")
 MAX_QUERY_CHUNKS = 32
 MAX_TERM_CHARS = 64
+SEGMENTED_COLUMNS = "{title_seg body_seg}"
+"""The FTS5 column filter of the side columns holding n-grams of space-less scripts."""
 
 
 @dataclass(slots=True)
@@ -32,6 +35,9 @@ class Chunk:
     """Lower-cased letter/digit runs of one white-space chunk."""
     alternatives: list[str] = field(default_factory=list)
     """Extra single-token spellings (fold variants) for this chunk."""
+    runs: list[RunQuery] = field(default_factory=list)
+    """Its runs of space-less scripts (Han, Kana, Hangul, Thai...), searched as n-grams in
+    the side columns (:mod:`hoard.core.segment`); never typo-corrected or completed."""
 
     @property
     def single(self) -> str | None:
@@ -56,7 +62,7 @@ def parse_natural(text: str, stopwords: frozenset[str]) -> list[Chunk]:
         tokens = [t.lower()[:MAX_TERM_CHARS] for t in _WORD.findall(raw)]
         if not tokens:
             continue
-        chunk = Chunk(tokens)
+        chunk = Chunk(tokens, runs=query_runs(raw))
         if len(tokens) == 1:
             chunk.alternatives = fold_variants(tokens[0])
         chunks.append(chunk)
@@ -72,7 +78,7 @@ def parse_natural(text: str, stopwords: frozenset[str]) -> list[Chunk]:
     for c in kept:
         if len(c.tokens) > 1:
             for t in c.tokens:
-                if t not in seen and t not in stopwords:
+                if t not in seen and t not in stopwords and not has_segmented(t):
                     seen.add(t)
                     extra.append(Chunk([t], fold_variants(t)))
     return (kept + extra)[: MAX_QUERY_CHUNKS * 2]
@@ -133,6 +139,7 @@ def build_groups(
                 alts.append(quote(alt) + "*")
         if extra:
             alts.extend(quote(x) for x in extra.get(i, ()))
+        alts.extend(f"{SEGMENTED_COLUMNS} : {r.expr}" for r in chunk.runs)
         groups.append(alts[0] if len(alts) == 1 else "(" + " OR ".join(alts) + ")")
     return groups
 

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from hoard.core.fold import ONE_LETTER_FOLDS, TWO_LETTER_FOLDS, fold_variants, needs_fold
+from hoard.core.segment import has_segmented
 
 _WORD = re.compile(r"\w+")
 ELLIPSIS = "…"
@@ -42,7 +43,7 @@ def _fold(word: str) -> list[str]:
 def head(term: str) -> str:
     """The part of a query term a matching word must start with."""
     term = term.lower()
-    if len(term) <= 4:
+    if len(term) <= 4 or has_segmented(term):
         return term
     return term[: max(4, len(term) - 3)]
 
@@ -156,12 +157,13 @@ def _find(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
     for i, h in enumerate(heads):
         seen: set[int] = set()
         found = 0
+        inner = has_segmented(h)  # a word of a space-less script, found anywhere in a run
         for form in _forms(h, letters):
             pos = folded.find(form)
             while pos != -1 and found < MAX_HITS_PER_TERM:
-                if (pos == 0 or not folded[pos - 1].isalnum()) and pos not in seen:
+                if (inner or pos == 0 or not folded[pos - 1].isalnum()) and pos not in seen:
                     end = pos + len(form)
-                    while end < len(folded) and (folded[end].isalnum() or folded[end] == "_"):
+                    while not inner and end < len(folded) and _word_char(folded[end]):
                         end += 1
                     seen.add(pos)
                     hits.append((pos, end, i))
@@ -171,6 +173,10 @@ def _find(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
     return hits
 
 
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 def _find_folded(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
     """The slow path, for the rare text that changes length when lower-cased: word by
     word, bounded."""
@@ -178,7 +184,12 @@ def _find_folded(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
     for m in _WORD.finditer(text[:MAX_FOLDED_SCAN]):
         forms = _fold(m.group(0))
         for i, h in enumerate(heads):
-            if any(f.startswith(h) for f in forms):
+            if has_segmented(h):
+                at = m.group(0).lower().find(h)
+                if at != -1:
+                    hits.append((m.start() + at, m.start() + at + len(h), i))
+                    break
+            elif any(f.startswith(h) for f in forms):
                 hits.append((m.start(), m.end(), i))
                 break
     return hits
@@ -187,11 +198,18 @@ def _find_folded(text: str, heads: list[str]) -> list[tuple[int, int, int]]:
 MAX_FOLDED_SCAN = 64 * 1024
 
 
+CUT_BACK = 24
+"""How far back a window may start to begin at a word: text without spaces (Chinese,
+Japanese, Thai) is cut where the match is near instead."""
+
+
 def _cut(text: str, start: int, width: int) -> str:
     if start > 0:
         space = text.rfind(" ", 0, start)
         nl = text.rfind("\n", 0, start)
-        start = max(space, nl) + 1 if max(space, nl) >= 0 else start
+        back = max(space, nl)
+        unspaced = start - back > CUT_BACK and has_segmented(text[max(back, 0) : start])
+        start = back + 1 if back >= 0 and not unspaced else start
     piece = text[start : start + width + 40]
     collapsed = " ".join(piece.split())
     if len(collapsed) > width:

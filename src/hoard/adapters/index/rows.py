@@ -21,6 +21,7 @@ from hoard.core.globs import matches
 from hoard.core.links import link_key, note_keys
 from hoard.core.note import NoteDoc, parse_note
 from hoard.core.paths import folder_of
+from hoard.core.segment import glued_text, segmented_text
 
 log = logging.getLogger("hoard.index")
 
@@ -102,8 +103,9 @@ class PreparedNote:
     rank_mult: float
     fm_json: str | None
     problems: str | None
-    fts: tuple[str, str, str, str, str, str]
-    """``notes_fts`` columns: path, title (with aliases), tags, body, frontmatter, alt."""
+    fts: tuple[str, str, str, str, str, str, str, str]
+    """``notes_fts`` columns: path, title (with aliases), tags, body, frontmatter, alt,
+    and the n-grams of space-less scripts in the title and the body (empty without them)."""
     links: list[tuple[str, str, str, str | None, str | None, int, int]]
     """``links`` columns after ``src``."""
     fields: tuple[str | None, str | None, str | None] = (None, None, None)
@@ -145,7 +147,9 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
             " ".join(doc.tags),
             doc.body,
             doc.frontmatter_text,
-            alt_text(words),
+            " ".join(filter(None, (alt_text(words), glued_text(title_text + " " + doc.body)))),
+            segmented_text(title_text) if words else "",
+            segmented_text(doc.body) if words else "",
         ),
         fields=filter_fields(doc.frontmatter),
         tags=list({field_key(t): (t, field_key(t)) for t in doc.tags}.values()),
@@ -189,8 +193,8 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
     )
     rowid = cur.lastrowid
     conn.execute(
-        "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt) "
-        "VALUES(?,?,?,?,?,?,?)",
+        "INSERT INTO notes_fts(rowid, path, title, tags, body, frontmatter, alt, title_seg, "
+        "body_seg) VALUES(?,?,?,?,?,?,?,?,?)",
         (rowid, *note.fts),
     )
     if not fresh:

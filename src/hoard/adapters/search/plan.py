@@ -12,6 +12,7 @@ from hoard.adapters.search.queries import FtsQueries
 from hoard.adapters.search.typos import Vocabulary
 from hoard.core.config import SearchConfig
 from hoard.core.query import (
+    SEGMENTED_COLUMNS,
     Chunk,
     build_groups,
     is_prefix_eligible,
@@ -54,6 +55,7 @@ class QueryPlan:
     def terms(self) -> list[str]:
         """Every word a snippet should look for."""
         out = [t for c in self.chunks for t in (*c.tokens, *c.alternatives)]
+        out += [r.run for c in self.chunks for r in c.runs]
         extra = (*self.completions.values(), *self.corrections.values())
         return out + [w for ws in extra for w in ws]
 
@@ -100,7 +102,9 @@ class Planner:
         heads = [
             " OR ".join(map(quote, corrections[i]))
             if i in corrections
-            else quote(" ".join(c.tokens))
+            else " OR ".join(
+                [quote(" ".join(c.tokens)), *(f"{SEGMENTED_COLUMNS} : {r.expr}" for r in c.runs)]
+            )
             for i, c in enumerate(chunks)
         ]
 
@@ -127,7 +131,7 @@ class Planner:
         token: object = None
         for i, chunk in enumerate(chunks):
             term = chunk.single
-            if term is None or chunk.alternatives:
+            if term is None or chunk.alternatives or chunk.runs:
                 continue
             prefix = is_prefix_eligible(term, self.s.prefix_min_length)
             if self.queries.matches_anything(conn, term, prefix):

@@ -14,7 +14,7 @@ from hoard.core.config import SearchConfig
 from hoard.core.errors import BadQuery
 from hoard.core.query import quote
 
-_BM25 = "-bm25(notes_fts, ?, ?, ?, ?, ?, ?)"
+_BM25 = "-bm25(notes_fts, ?, ?, ?, ?, ?, ?, ?, ?)"
 """A note's BM25 (higher is better), one weight parameter a column."""
 
 
@@ -37,10 +37,13 @@ class FtsQueries:
             s.weight_body,
             s.weight_frontmatter,
             s.weight_body,
+            s.weight_title,  # title_seg: the title's n-grams weigh as the title
+            s.weight_body,  # body_seg
         )
         self._validator = sqlite3.connect(":memory:", check_same_thread=False)
         self._validator.execute(
-            "CREATE VIRTUAL TABLE notes_fts USING fts5(path, title, tags, body, frontmatter, alt)"
+            "CREATE VIRTUAL TABLE notes_fts USING fts5("
+            "path, title, tags, body, frontmatter, alt, title_seg, body_seg)"
         )
         self._validator_lock = threading.Lock()
 

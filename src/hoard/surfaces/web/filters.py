@@ -10,6 +10,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
+from hoard.core.segment import query_runs
 from hoard.core.snippet import match_spans
 from hoard.surfaces.web.markdown import note_href
 
@@ -70,7 +71,8 @@ def diff_lines(diff: str | None) -> list[tuple[str, str]]:
 
 def highlight(snippet: str, query: str, extra: list[str] | None = None) -> Markup:
     """The snippet, escaped, with the words that match the query in ``<mark>``."""
-    terms = _WORD.findall(query) + list(extra or [])
+    runs = [r.run for chunk in query.split() for r in query_runs(chunk)]  # Thai: not at marks
+    terms = _WORD.findall(query) + runs + list(extra or [])
     spans = match_spans(snippet, terms)
     parts: list[str] = []
     last = 0
