@@ -48,6 +48,7 @@ from hoard.app.similar import Similar
 from hoard.app.sync.permit import SyncPermit
 from hoard.app.sync.service import Sync
 from hoard.app.writes.core import WriteCore
+from hoard.app.writes.stage_recovery import settle_stage_files
 from hoard.app.writes.write_path import WritePath
 from hoard.core.config import Config
 from hoard.core.errors import InvalidArgument
@@ -178,6 +179,8 @@ class Hoard:
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be
         finished safely, and log the ones that cannot."""
+        for rel in settle_stage_files(self.write_core):
+            log.warning("put an outside save back at %s after an interrupted write", rel)
         for rel in sweep_staging(self.vault):
             log.warning("removed a stage file left by an interrupted write: %s", rel)
         if n := self.write_core.reconcile_intents():

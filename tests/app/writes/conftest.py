@@ -4,6 +4,8 @@
 
 - ``run_op(op, failpoint=None, **kwargs)``: run ``hoard.writes.<op>(**kwargs)`` in a fresh
   Python process (optionally with ``HOARD_FAILPOINT``), return ``(exit code, result, stderr)``;
+- ``start_op(op, failpoint, folder, **kwargs)``: the same, started in the background with
+  ``HOARD_FAILPOINT_DIR=folder`` (for ``name:pause`` failpoints); returns the ``Popen``;
 - ``stage_files()``: every ``.hoard-stage-*`` file left anywhere in the vault;
 - ``verify_ledger(hoard, path)``: every preserved revision of ``path`` hashes to its sha256;
 - ``refuse(hoard, code, rel, fn, *args, **kwargs)``: ``fn`` is refused with ``code``, the file
@@ -17,7 +19,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,30 @@ def run_op(vault: Path, state_dir: Path) -> Callable[..., tuple[int, Any, str]]:
         return proc.returncode, (json.loads(out) if out else None), proc.stderr
 
     return run
+
+
+@pytest.fixture
+def start_op(vault: Path, state_dir: Path) -> Iterator[Callable[..., subprocess.Popen[str]]]:
+    """``start_op("write", "write.stage_fsync:pause", tmp_path, path=..., content=...)``."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(op: str, failpoint: str, folder: Path, **kwargs: Any) -> subprocess.Popen[str]:
+        env = {**os.environ, "HOARD_FAILPOINT": failpoint, "HOARD_FAILPOINT_DIR": str(folder)}
+        proc = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(vault), str(state_dir), op, json.dumps(kwargs)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=30)
 
 
 def _verify_ledger(hoard: Hoard, path: str) -> int:

@@ -25,6 +25,7 @@ AFTER_CRASH = {
     "write.preserved": "old",
     "write.staged": "old",
     "write.stage_fsync": "old",
+    "write.exchanged": "new",
     "write.renamed": "new",
     "write.dir_fsync": "new",
     "write.indexed": "new",
@@ -35,7 +36,9 @@ AFTER_CRASH = {
     "restore.stage_fsync": "old",
     "restore.linked": "new",  # recreated
 }
-LEAVES_A_STAGE_FILE = {p for p in failpoints.POINTS if p.endswith((".staged", ".stage_fsync"))}
+LEAVES_A_STAGE_FILE = {
+    p for p in failpoints.POINTS if p.endswith((".staged", ".stage_fsync", ".exchanged"))
+}
 
 
 def read(vault: Path, rel: str) -> bytes | None:

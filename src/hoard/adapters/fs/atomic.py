@@ -1,8 +1,10 @@
 """Crash-safe file operations on the vault, and the per-path locks that serialise them.
 
 Every change is: stage the new bytes in a hidden ``.hoard-stage-*`` file in the note's own
-folder (same filesystem), ``fsync`` it, ``rename`` it over the target (or ``link`` it for an
-exclusive create), then ``fsync`` the folder. A crash at any point leaves the old bytes or the
+folder (same filesystem), ``fsync`` it, swap it with the target (``renameat2`` with
+``RENAME_EXCHANGE``, then check that what came out is what the caller checked; see
+:mod:`hoard.adapters.fs.exchange`; ``rename`` where that is missing), or ``link`` it for an
+exclusive create, then ``fsync`` the folder. A crash at any point leaves the old bytes or the
 new bytes, never a torn file; a leftover stage file is swept at startup. An I/O error at any
 step fails the operation with the old bytes in place. Folders are opened one component at a
 time with ``O_NOFOLLOW``: no write ever goes through a symlink.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import logging
 import os
@@ -24,10 +27,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from hoard.adapters.fs import failpoints
+from hoard.adapters.fs import exchange, failpoints
 from hoard.adapters.fs.folders import on_disk_name, open_folder
 from hoard.adapters.fs.vault import STAGING_PREFIX, Vault
-from hoard.core.errors import Busy, Exists, IoError, NotFound, PathRejected
+from hoard.core.errors import Busy, Conflict, Exists, IoError, NotFound, PathRejected
+from hoard.core.note import revision_of
 
 log = logging.getLogger("hoard.atomic")
 
@@ -117,10 +121,12 @@ def _default_mode() -> int:
 def replace(
     vault: Vault, rel: str, data: bytes, point: str = "write", previous: bytes | None = None
 ) -> None:
-    """Atomically put ``data`` at ``rel`` (creating folders), keeping an existing file's mode.
-    ``previous`` is what the file held (``None``: no file): if the folder cannot be synced
-    after the rename, the old state is put back, so a failed write changes nothing.
-    Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.renamed``, ``.dir_fsync``."""
+    """Atomically put ``data`` at ``rel`` (creating folders), keeping an existing file's mode,
+    if the file still holds ``previous`` (the bytes whose revision the caller checked;
+    ``None``: no file), else ``conflict`` (``exists``) with the outside bytes left in place.
+    If the folder cannot be synced after the swap, the old state is put back, so a failed
+    write changes nothing. Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.exchanged``,
+    ``.swapped_back``, ``.renamed``, ``.dir_fsync``."""
     head, name = _split(rel)
     dfd = _folder(vault, head, rel)
     try:
@@ -134,23 +140,96 @@ def replace(
         except FileNotFoundError:
             old, mode = None, _default_mode()
         stage = _stage(dfd, data, mode, point)
+        held = _swap_in(dfd, stage, name, rel, data, previous, point)
         try:
-            os.rename(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(stage, dir_fd=dfd)
-            raise
-        failpoints.hit(f"{point}.renamed")
-        try:
-            failpoints.hit(f"{point}.dir_fsync")
-            os.fsync(dfd)
-        except OSError:
-            _put_back(dfd, name, previous, mode, old)
-            raise
+            failpoints.hit(f"{point}.renamed")
+            try:
+                failpoints.hit(f"{point}.dir_fsync")
+                os.fsync(dfd)
+            except OSError:
+                _put_back(dfd, name, previous, mode, old)
+                raise
+            late = None if held is None else exchange.late_save(held[0], previous or b"")
+        finally:
+            if held is not None:
+                os.close(held[0])
+        if late is not None:
+            _put_late(dfd, name, rel, late, data, mode, point)
     except OSError as exc:
         raise IoError(f"writing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
     finally:
         os.close(dfd)
+
+
+def _swap_in(
+    dfd: int, stage: str, name: str, rel: str, data: bytes, previous: bytes | None, point: str
+) -> tuple[int, os.stat_result] | None:
+    """Put the staged file at ``name`` if the path still holds ``previous`` (``None``: no
+    file), else answer ``exists`` / ``conflict`` with the outside bytes left at the path
+    (:mod:`hoard.adapters.fs.exchange`). Failpoints ``{point}.exchanged`` (after the swap,
+    before the check) and ``{point}.swapped_back`` (after a swap-back, before the answer).
+    Returns an open descriptor of the swapped-out file and its stat when it was checked."""
+    flags = exchange.RENAME_NOREPLACE if previous is None else exchange.RENAME_EXCHANGE
+    try:
+        ours = os.stat(stage, dir_fd=dfd, follow_symlinks=False).st_ino
+        swapped = exchange.renameat2(dfd, stage, name, flags)
+        if not swapped:
+            os.rename(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(stage, dir_fd=dfd)
+        if isinstance(exc, FileExistsError):
+            raise Exists(
+                f"{rel!r} was created by someone else meanwhile", _revision(dfd, name)
+            ) from exc
+        if isinstance(exc, FileNotFoundError) and previous is not None:
+            raise Conflict(
+                f"{rel!r} was removed or moved while it was being written", None
+            ) from exc
+        raise
+    if not swapped or previous is None:
+        return None
+    failpoints.hit(f"{point}.exchanged")
+    fd, st = exchange.check_out(dfd, stage, previous)
+    if fd is not None:
+        return fd, st
+    exchange.swap_back(
+        dfd, stage, name, (ours, data), st.st_ino, lambda: failpoints.hit(f"{point}.swapped_back")
+    )
+    raise Conflict(
+        f"{rel!r} was saved by someone else while it was being written; their bytes stay",
+        _revision(dfd, name),
+    )
+
+
+def _put_late(
+    dfd: int, name: str, rel: str, late: bytes, data: bytes, mode: int, point: str
+) -> None:
+    """An editor saved into the swapped-out file in place after it was checked: its bytes go
+    back to the path (if the path still holds ``data``) and the write is a ``conflict``."""
+    stage = _stage(dfd, late, mode, point)
+    ours = os.stat(stage, dir_fd=dfd, follow_symlinks=False).st_ino
+    if exchange.renameat2(dfd, stage, name, exchange.RENAME_EXCHANGE):
+        fd, st = exchange.check_out(dfd, stage, data)
+        if fd is not None:
+            os.close(fd)
+        else:
+            hit = functools.partial(failpoints.hit, f"{point}.swapped_back")
+            exchange.swap_back(dfd, stage, name, (ours, late), st.st_ino, hit)
+        os.fsync(dfd)
+    raise Conflict(
+        f"{rel!r} was saved in place by someone else while it was being written; "
+        "their bytes are back at the path",
+        _revision(dfd, name),
+    )
+
+
+def _revision(dfd: int, name: str) -> str | None:
+    try:
+        data, _ = exchange.read_at(dfd, name, 1 << 30)
+    except OSError:
+        return None
+    return revision_of(data)
 
 
 def _put_back(
@@ -207,6 +286,44 @@ def unlink(vault: Vault, rel: str) -> None:
     except (OSError, NotFound) as exc:
         why = exc.strerror if isinstance(exc, OSError) else exc.message
         raise IoError(f"removing {rel!r} failed: {why or exc}", path=rel) from exc
+
+
+def stage_files(vault: Vault) -> list[str]:
+    """Every stage file in the vault (vault-relative), as a crash left them."""
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(vault.root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d not in (".git",)]
+        found += [
+            os.path.relpath(os.path.join(dirpath, f), vault.root)
+            for f in filenames
+            if f.startswith(STAGING_PREFIX)
+        ]
+    return sorted(found)
+
+
+def read_stage(vault: Vault, stage_rel: str, cap: int) -> bytes:
+    """The bytes of a stage file (at most ``cap``), no symlink followed."""
+    head, name = _split(stage_rel)
+    dfd = open_folder(vault.root, head, asked=stage_rel)
+    try:
+        return exchange.read_at(dfd, name, cap)[0]
+    finally:
+        os.close(dfd)
+
+
+def exchange_back(vault: Vault, stage_rel: str, rel: str) -> bool:
+    """Swap a stage file with the note ``rel`` of the same folder (startup recovery of an
+    exchange a crash interrupted); ``False`` where the system cannot exchange."""
+    head, name = _split(stage_rel)
+    dfd = open_folder(vault.root, head, asked=stage_rel)
+    try:
+        done = exchange.renameat2(
+            dfd, name, on_disk_name(dfd, _split(rel)[1]), exchange.RENAME_EXCHANGE
+        )
+        os.fsync(dfd)
+        return done
+    finally:
+        os.close(dfd)
 
 
 def sweep_staging(vault: Vault) -> list[str]:

@@ -3,15 +3,22 @@
 ``HOARD_FAILPOINT=name`` makes the process exit on the spot (``os._exit(97)``, no cleanup, as a
 crash would) when it reaches ``hit("name")``; ``HOARD_FAILPOINT=name:error`` raises an
 ``OSError(EIO)`` there instead, to test that an I/O failure fails the request and keeps the
-old bytes. Unset, a failpoint costs one dictionary lookup.
+old bytes. ``name:pause`` stops there until the test lets it go: the process creates
+``$HOARD_FAILPOINT_DIR/name.paused`` and waits (at most a minute) for ``name.go`` beside it, so
+a test can act inside a window (an outside editor saving between two steps). Several specs
+may be given, separated by commas. Unset, a failpoint costs one dictionary lookup.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import time
+from pathlib import Path
 
 ENV = "HOARD_FAILPOINT"
+DIR_ENV = "HOARD_FAILPOINT_DIR"
+PAUSE_LIMIT_S = 60.0
 EXIT_CODE = 97
 
 POINTS: tuple[str, ...] = (
@@ -20,6 +27,7 @@ POINTS: tuple[str, ...] = (
     "write.preserved",
     "write.staged",
     "write.stage_fsync",
+    "write.exchanged",
     "write.renamed",
     "write.dir_fsync",
     "write.indexed",
@@ -82,9 +90,22 @@ def hit(name: str) -> None:
     spec = os.environ.get(ENV)
     if not spec:
         return
-    point, _, mode = spec.partition(":")
-    if point != name:
-        return
-    if mode == "error":
-        raise OSError(errno.EIO, f"injected I/O error at {name}")
-    os._exit(EXIT_CODE)
+    for one in spec.split(","):
+        point, _, mode = one.partition(":")
+        if point != name:
+            continue
+        if mode == "error":
+            raise OSError(errno.EIO, f"injected I/O error at {name}")
+        if mode == "pause":
+            _pause(name)
+            continue
+        os._exit(EXIT_CODE)
+
+
+def _pause(name: str) -> None:
+    folder = Path(os.environ.get(DIR_ENV) or ".")
+    (folder / f"{name}.paused").touch()
+    go = folder / f"{name}.go"
+    deadline = time.monotonic() + PAUSE_LIMIT_S
+    while not go.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)

@@ -259,7 +259,7 @@ class FileNotes:
             atomic.unlink(self.core.vault, rel)
             failpoints.hit(f"txn.{role}.unlinked")
         else:
-            atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}")
+            atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}", previous=current.raw)
         self.core.refresh(rel)
         return self.core.records.event(
             tool, caller.name, rel, current.revision, f["new"], "written", txn
