@@ -37,6 +37,7 @@ from hoard.app.move import Moves
 from hoard.app.orientation.briefing import Briefer
 from hoard.app.orientation.chat import ChatTools
 from hoard.app.orientation.context import NoteContext
+from hoard.app.orientation.feed import ChangeFeed
 from hoard.app.orientation.guide import Guides
 from hoard.app.orientation.recent import RecentChanges
 from hoard.app.owner import OwnerDesk
@@ -168,6 +169,10 @@ class Hoard:
         self.code = CodeRunner(self.read_methods, code_workers)
         self.run_code = self.code.run
         self._session_store: SessionStore | None = None
+
+    def change_feed(self) -> ChangeFeed:
+        """A new feed of the notes that change from now on (resource subscriptions)."""
+        return ChangeFeed(self.deps)
 
     def owner_tools(self, tokens: CallerFile) -> tuple[Sessions, OwnerDesk]:
         """The web app's use-cases (sessions, the owner's desk): they need the tokens file,

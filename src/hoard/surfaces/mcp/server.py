@@ -15,9 +15,13 @@ from typing import Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, ListToolsResult
+from mcp_types import (
+    INVALID_PARAMS,
+    ListToolsResult,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
+)
 from pydantic import ValidationError
 
 from hoard import __version__
@@ -34,6 +38,7 @@ from hoard.surfaces.mcp.prompts import register_prompts
 from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
 from hoard.surfaces.mcp.similar_tool import register_similar_tool
+from hoard.surfaces.mcp.subscriptions import CountingBus, NoteSubscriptions
 from hoard.surfaces.mcp.write_tools import register_write_tools
 
 __all__ = ["CALLER_SCOPE_KEY", "TOOL_GROUPS", "HoardMCP"]
@@ -118,8 +123,9 @@ class HoardMCP:
         self.default_caller = default_caller
         self.site_url = site_url
         """The web app's address (``serve --http``), for links to notes in answers."""
-        self.bus = InMemorySubscriptionBus()
+        self.bus = CountingBus()
         """Where change events for ``subscriptions/listen`` streams are published."""
+        self.subscriptions = NoteSubscriptions(hoard, self.bus, self.caller_of_request)
         self.server = _Server(
             "hoard",
             title="hoard",
@@ -128,6 +134,14 @@ class HoardMCP:
             version=__version__,
             log_level="WARNING",
             subscriptions=self.bus,
+            lifespan=self.subscriptions.lifespan(),
+        )
+        lowlevel = self.server._lowlevel_server
+        lowlevel.add_request_handler(
+            "resources/subscribe", SubscribeRequestParams, self.subscriptions.subscribe
+        )
+        lowlevel.add_request_handler(
+            "resources/unsubscribe", UnsubscribeRequestParams, self.subscriptions.unsubscribe
         )
         self.server.caller_of_request = self.caller_of_request
         for register in TOOL_GROUPS:
