@@ -29,6 +29,8 @@ EXAMPLE = EXAMPLE_VAULT
 HTTP_ROWS = (
     "read_small",
     "read_large",
+    "recent",
+    "context",
     "search",
     "links",
     "code_trivial",

@@ -18,6 +18,7 @@ from hoard.benchmark.api_phases import api_phases
 from hoard.benchmark.corpus import LARGE_BYTES, SCRATCH, Inputs, scratch_note
 from hoard.benchmark.edit_phases import edit_phases
 from hoard.benchmark.mcp_runner import ArgsFor, Check, Runner, Targets, error_text, structured
+from hoard.benchmark.orient_phases import orient_phases
 from hoard.benchmark.queries import Query
 from hoard.benchmark.rows import Row
 
@@ -366,6 +367,7 @@ async def run_phases(
         await api_phases(runner, plain, p.inputs.small, p.query)
         await p.read_code()
         await p.links()
+        await orient_phases(runner, inputs.link_notes)
         await p.lists()
         await p.raw(plain)
         await p.writes()
