@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SyncPoint:
     """A successful pull or push: when (ISO 8601 UTC) and the commit it left both sides at."""
 
@@ -14,7 +14,7 @@ class SyncPoint:
     commit: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Unpushed:
     """Commits on this machine the remote does not have yet."""
 
@@ -22,7 +22,7 @@ class Unpushed:
     oldest_age_s: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OpenConflict:
     """A note both sides changed: the remote's version holds ``path``, hoard's version is
     kept at ``sibling`` until the owner resolves it."""
@@ -31,7 +31,7 @@ class OpenConflict:
     sibling: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SyncStatus:
     enabled: bool
     remote: str | None
@@ -50,7 +50,7 @@ class SyncStatus:
     """Set while pushes have failed for longer than ``[git] warn_after_s``."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SyncRunResult:
     """One sync: what the pull brought and what the push sent."""
 
@@ -69,7 +69,7 @@ class SyncRunResult:
     status: SyncStatus | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ConflictResolved:
     """A conflict the owner resolved: the version kept at ``path`` and the archived sibling."""
 

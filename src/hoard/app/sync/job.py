@@ -117,14 +117,25 @@ class SyncJob:
             push_failing_since=(since or now) if unpushed else since,
         )
 
-    def unpushed_count(self) -> int:
+    def remote_tip(self) -> str | None:
+        """The remote's branch as last seen: the last fetch, else (before the first sync)
+        git's own remote-tracking ref of a clone."""
+        return self.repo.resolve(FETCHED) or self.repo.resolve(
+            f"refs/remotes/{self.remote}/{self.branch()}"
+        )
+
+    def unpushed(self) -> tuple[int, float | None]:
+        """Commits here that the remote lacks, and the oldest one's commit time."""
         head = self.repo.resolve("HEAD")
         if head is None or not self.git_config.pushes:
-            return 0
+            return 0, None
         try:
-            return self.repo.count_between(self.repo.resolve(FETCHED), head)[0]
+            return self.repo.count_between(self.remote_tip(), head)
         except GitFailed:
-            return 0
+            return 0, None
+
+    def unpushed_count(self) -> int:
+        return self.unpushed()[0]
 
     # -- pull ------------------------------------------------------------------------------------
 

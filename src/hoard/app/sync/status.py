@@ -9,13 +9,12 @@ follow within seconds, never inside the write), and while pushes have failed for
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import time
 from typing import TypeVar
 
 from hoard.adapters.vcs.git import GitFailed
-from hoard.app.sync.job import FETCHED, SyncJob
+from hoard.app.sync.job import SyncJob
 from hoard.core.sync_results import OpenConflict, SyncPoint, SyncStatus, Unpushed
 from hoard.core.sync_rules import conflict_of
 from hoard.core.times import iso
@@ -90,11 +89,7 @@ class SyncReport:
                 None,
                 None,
             )
-        count, oldest = 0, None
-        head = job.repo.resolve("HEAD")
-        if head is not None and job.git_config.pushes:
-            with contextlib.suppress(GitFailed):
-                count, oldest = job.repo.count_between(job.repo.resolve(FETCHED), head)
+        count, oldest = job.unpushed()
         waiting = (
             f"the remote rewrote its history (now at {state.rewritten[:12]}); sync waits "
             "for `hoard sync --accept-remote`"

@@ -28,6 +28,7 @@ from hoard.surfaces.api.openapi import openapi_document
 from hoard.surfaces.api.orient import orient_ops
 from hoard.surfaces.api.proposals import proposal_ops
 from hoard.surfaces.api.reading import reading_ops
+from hoard.surfaces.api.sync import sync_ops
 
 __all__ = ["API_PREFIX", "all_ops", "build_api"]
 
@@ -41,6 +42,7 @@ def all_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
         *honesty_ops(hoard),
         *code_ops(hoard),
         *orient_ops(hoard),
+        *sync_ops(hoard),
     ]
 
 

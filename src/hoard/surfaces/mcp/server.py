@@ -39,6 +39,7 @@ from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
 from hoard.surfaces.mcp.similar_tool import register_similar_tool
 from hoard.surfaces.mcp.subscriptions import CountingBus, NoteSubscriptions
+from hoard.surfaces.mcp.sync_tool import register_sync_tool
 from hoard.surfaces.mcp.write_tools import register_write_tools
 
 __all__ = ["CALLER_SCOPE_KEY", "TOOL_GROUPS", "HoardMCP"]
@@ -53,6 +54,7 @@ TOOL_GROUPS: tuple[Callable[[ToolHost], None], ...] = (
     register_code_tool,
     register_similar_tool,
     register_agent_tools,
+    register_sync_tool,
 )
 
 INSTRUCTIONS = """\
