@@ -31,6 +31,7 @@ class Sync:
         self.stamp = self.report.stamp
         self.core.stamp = self.report.stamp
         self.warning = self.report.warning
+        self.conflicts = self.report.conflicts
 
     @property
     def enabled(self) -> bool:

@@ -39,7 +39,7 @@ class SyncReport:
             return None
         return (
             f"changes are saved and fsynced on this machine but have not reached the remote "
-            f"{self.job.label}: pushes have failed for {failing / 60:.0f} min "
+            f"{self.job.label}: pushes have failed for {_duration(failing)} "
             f"({state.last_error or 'no detail'})"
         )
 
@@ -111,6 +111,12 @@ class SyncReport:
             waiting,
             self.warning(),
         )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
 
 
 def _point(at: float | None, commit: str | None) -> SyncPoint | None:

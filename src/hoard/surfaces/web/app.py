@@ -33,6 +33,7 @@ from hoard.surfaces.web.pages import (
     notes,
     search,
     signin,
+    syncing,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -66,6 +67,7 @@ def build_web(
         *editing.ROUTES,
         *moving.ROUTES,
         *inbox.ROUTES,
+        *syncing.ROUTES,
         *access.ROUTES,
         *activity.ROUTES,
         *browse.ROUTES,

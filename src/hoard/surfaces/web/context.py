@@ -74,6 +74,8 @@ def page(request: Request, name: str, status: int = 200, **ctx: Any) -> Response
         "badge": web.desk.pending_count() if session is not None else 0,
         "path_now": request.url.path,
         "typing_min": TYPING_MIN_CHARS,
+        "sync_on": web.hoard.sync.enabled,
+        "sync_warning": web.hoard.sync.warning() if session is not None else None,
     }
     common.update(ctx)
     return web.templates.TemplateResponse(request, name, common, status_code=status)

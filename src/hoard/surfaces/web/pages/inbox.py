@@ -24,6 +24,7 @@ def _lists(request: Request, **extra: Any) -> dict[str, Any]:
     return {
         "proposals": proposals,
         "requests": web.desk.requests(),
+        "conflicts": [c for c in web.hoard.sync.conflicts() if web.may_show(c.path)],
         "minutes": DEFAULT_GRANT_MINUTES,
         **extra,
     }
