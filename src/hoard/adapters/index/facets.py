@@ -50,10 +50,11 @@ def notes_changed_between(
     before_ns: int | None,
     folder: str | None,
     limit: int,
-) -> list[tuple[str, str, str, int]]:
-    """``(path, title, revision, mtime_ns)`` of notes whose file changed after ``after_ns``
-    (and before ``before_ns``), below ``folder``, newest first."""
-    sql = "SELECT path, title, revision, mtime_ns FROM notes WHERE mtime_ns > ?"
+) -> list[tuple[str, int, str, int]]:
+    """``(path, size, revision, mtime_ns)`` of notes whose file changed after ``after_ns``
+    (and before ``before_ns``), below ``folder``, newest first (the ``notes_mtime`` index
+    walked backwards)."""
+    sql = "SELECT path, size, revision, mtime_ns FROM notes WHERE mtime_ns > ?"
     args: list[object] = [after_ns]
     if before_ns is not None:
         sql += " AND mtime_ns < ?"
@@ -64,7 +65,7 @@ def notes_changed_between(
         args += [len(prefix), prefix]
     sql += " ORDER BY mtime_ns DESC LIMIT ?"
     args.append(limit)
-    return [(str(p), str(t), str(r), int(m)) for p, t, r, m in conn.execute(sql, args)]
+    return [(str(p), int(z), str(r), int(m)) for p, z, r, m in conn.execute(sql, args)]
 
 
 def titles_of(conn: sqlite3.Connection, paths: list[str]) -> dict[str, str]:

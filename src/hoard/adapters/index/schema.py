@@ -7,7 +7,7 @@ import json
 
 from hoard.core.config import Config
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 SCHEMA = f"""
@@ -40,6 +40,7 @@ CREATE INDEX note_tags_key ON note_tags(tag_key, tag);
 CREATE INDEX note_tags_note ON note_tags(note, tag_key);
 CREATE INDEX notes_stem_key ON notes(stem_key);
 CREATE INDEX notes_folder ON notes(folder);
+CREATE INDEX notes_mtime ON notes(mtime_ns);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
   path, title, tags, body, frontmatter, alt, title_seg, body_seg,
   tokenize = '{TOKENIZER}'

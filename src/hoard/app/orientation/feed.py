@@ -22,11 +22,11 @@ class ChangeFeed:
         newest = self._rows(0, 1)
         self.ns = newest[0][3] if newest else 0
 
-    def _rows(self, after_ns: int, limit: int) -> list[tuple[str, str, str, int]]:
-        def read() -> list[tuple[str, str, str, int]]:
+    def _rows(self, after_ns: int, limit: int) -> list[tuple[str, int, str, int]]:
+        def read() -> list[tuple[str, int, str, int]]:
             return notes_changed_between(self.deps.index.reader(), after_ns, None, None, limit)
 
-        def none() -> list[tuple[str, str, str, int]]:
+        def none() -> list[tuple[str, int, str, int]]:
             return []
 
         return self.deps.from_index(read, none)
@@ -40,5 +40,5 @@ class ChangeFeed:
         if events:
             self.event = max(e.event_id for e in events)
         if rows:
-            self.ns = max(m for _p, _t, _r, m in rows)
-        return sorted({e.path for e in events if e.path} | {p for p, _t, _r, _m in rows})
+            self.ns = max(m for _p, _z, _r, m in rows)
+        return sorted({e.path for e in events if e.path} | {p for p, _z, _r, _m in rows})

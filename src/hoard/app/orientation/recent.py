@@ -105,7 +105,7 @@ def _event_note(e: Event, kind: ChangeKind) -> str:
     return ""
 
 
-def _no_rows() -> list[tuple[str, str, str, int]]:
+def _no_rows() -> list[tuple[str, int, str, int]]:
     return []
 
 
@@ -188,18 +188,19 @@ class RecentChanges:
             after_ns = max(after_ns, int(since_at * 1e9))
         before_ns = None if cur.ceiling is None else int(cur.ceiling * 1e9)
 
-        def changed() -> list[tuple[str, str, str, int]]:
+        def changed() -> list[tuple[str, int, str, int]]:
             conn = self.deps.index.reader()
             return notes_changed_between(conn, after_ns, before_ns, prefix, (limit + 1) * 4)
 
         rows = self.deps.from_index(changed, _no_rows)
-        top_ns = max((m for _p, _t, _r, m in rows), default=0)
-        ours = revisions_written(self.deps.ledger, [p for p, _t, _r, _m in rows])
+        top_ns = max((m for _p, _z, _r, m in rows), default=0)
+        ours = revisions_written(self.deps.ledger, [p for p, _z, _r, _m in rows])
         out: list[_Item] = []
-        for path, _title, revision, mtime_ns in rows:
+        for path, size, revision, mtime_ns in rows:
             if revision in ours.get(path, ()) or (seen is not None and not seen(path)):
                 continue
-            out.append(_Item(mtime_ns / 1e9, path, "modified", OUTSIDE, revision, None, ""))
+            note = f"changed outside hoard ({size} bytes now)"
+            out.append(_Item(mtime_ns / 1e9, path, "modified", OUTSIDE, revision, None, note))
         return out[: limit + 1], top_ns
 
     def _shown(self, page: list[_Item]) -> list[RecentChange]:
@@ -228,8 +229,6 @@ class RecentChanges:
         if new is None and item.revision:
             new = preserved_bytes(ledger, item.path, item.revision)
         old = preserved_bytes(ledger, item.path, item.before) if item.before else None
-        if item.who == OUTSIDE:
-            return "changed outside hoard" + (f" ({len(new)} bytes now)" if new else "")
         if item.kind == "created" or (old is not None and new is not None):
             return summarize(old, new) if new is not None else "created"
         return item.kind
