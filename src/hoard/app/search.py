@@ -28,6 +28,7 @@ from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
 from hoard.core.query import MAX_QUERY_CHUNKS, words_of
 from hoard.core.result_warnings import (
+    CommonWordsKeptWarning,
     QueryTruncatedWarning,
     ResultWarning,
     TypoCorrectionsWarning,
@@ -267,6 +268,15 @@ def outcome_warnings(outcome: SearchOutcome, budget_ms: int) -> list[ResultWarni
     out: list[ResultWarning] = []
     if outcome.timed_out:
         out.append(time_budget_warning(budget_ms, found=bool(outcome.hits)))
+    if outcome.common_kept:
+        out.append(
+            CommonWordsKeptWarning(
+                kind="common_words_kept",
+                message="words found in most notes are usually left out; without them "
+                "this query found too little, so they were searched too",
+                words=outcome.common_kept,
+            )
+        )
     return out + _correction_warnings(outcome)
 
 

@@ -45,6 +45,15 @@ class TypoCorrectionsWarning(TypedDict):
     corrections: dict[str, list[str]]
 
 
+class CommonWordsKeptWarning(TypedDict):
+    """Words found in most notes are left out of a query; without them it found too little,
+    so these were searched after all."""
+
+    kind: Literal["common_words_kept"]
+    message: str
+    words: list[str]
+
+
 class QueryTruncatedWarning(TypedDict):
     """A natural query longer than ``limit`` words: only the first ``limit`` were searched."""
 
@@ -101,6 +110,7 @@ ResultWarning = (
     EncodingWarning
     | SynthesisWarning
     | TypoCorrectionsWarning
+    | CommonWordsKeptWarning
     | QueryTruncatedWarning
     | TimeBudgetWarning
     | RerankUnavailableWarning

@@ -4,7 +4,7 @@ need completing or correcting, and what the posting budget keeps (see :mod:`.bud
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hoard.adapters.index.store import Index
 from hoard.adapters.search.budget import Plan, WordCounts, plan_groups
@@ -46,6 +46,10 @@ class QueryPlan:
     rescore: str = ""
     completions: Expansions = field(default_factory=dict)
     corrections: Expansions = field(default_factory=dict)
+    common: list[str] = field(default_factory=list)
+    """Words the common-word rule left out (not the posting budget)."""
+    common_kept: bool = False
+    """They were searched after all: without them the page was short."""
 
     def expansions(self) -> Expansions:
         """Completions and corrections together, by chunk."""
@@ -80,24 +84,38 @@ class Planner:
         self.stopwords = frozenset(w.lower() for w in (*s.stopwords, *s.owner_names))
         self._word_counts = WordCounts()
 
-    def natural_plan(self, conn: sqlite3.Connection, query: str) -> QueryPlan | None:
-        """The plan of a natural-mode query, or ``None`` when it has no words to search."""
+    def natural_plan(
+        self, conn: sqlite3.Connection, query: str, *, keep_common: bool = False
+    ) -> QueryPlan | None:
+        """The plan of a natural-mode query, or ``None`` when it has no words to search;
+        ``keep_common`` searches the words the common-word rule would leave out."""
         chunks = parse_natural(query, self.stopwords)
         if not chunks:
             return None
         completions, corrections = self.expansions(conn, chunks)
         groups = build_groups(chunks, self.s.prefix_min_length, completions)
-        plan = self._budget(conn, chunks, corrections)
+        s = replace(self.s, common_share=1.0) if keep_common else self.s
+        plan = self._budget(conn, chunks, corrections, s)
+        common = (
+            []
+            if plan.cut
+            else [chunks[i].tokens[0] for i in range(len(chunks)) if i not in plan.kept]
+        )
         rescore = ""
         if plan.rescore:
             rescore = " OR ".join(build_groups([chunks[i] for i in plan.rescore], NO_PREFIX))
         if len(plan.kept) < len(chunks):
             chunks, completions, corrections = subset(plan.kept, chunks, completions, corrections)
             groups = [groups[i] for i in plan.kept]
-        return QueryPlan(chunks, " OR ".join(groups), plan, rescore, completions, corrections)
+        expr = " OR ".join(groups)
+        return QueryPlan(chunks, expr, plan, rescore, completions, corrections, common)
 
     def _budget(
-        self, conn: sqlite3.Connection, chunks: list[Chunk], corrections: Expansions
+        self,
+        conn: sqlite3.Connection,
+        chunks: list[Chunk],
+        corrections: Expansions,
+        s: SearchConfig,
     ) -> Plan:
         heads = [
             " OR ".join(map(quote, corrections[i]))
@@ -115,7 +133,7 @@ class Planner:
             conn,
             heads,
             [None if i in corrections else c.single for i, c in enumerate(chunks)],
-            self.s,
+            s,
             self.index.note_count_cached(),
             count,
         )

@@ -70,6 +70,8 @@ class SearchOutcome:
     corrections: dict[str, list[str]] = field(default_factory=dict)
     timed_out: bool = False
     """The time budget ran out: the hits are what was found before it did."""
+    common_kept: list[str] = field(default_factory=list)
+    """Common words searched after all because the query without them found too little."""
     blended: bool = False
     """The semantic side's notes were blended into the ranking (not skipped by the budget)."""
 
