@@ -14,6 +14,9 @@ from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
 from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
+from hoard.core import gates
+from hoard.core.errors import Conflict, Exists, NotFound
+from hoard.core.gates import Current
 from hoard.core.policy import Grant
 
 
@@ -76,6 +79,31 @@ class OwnerDesk:
         now = time.time()
         proposals = [p for p in self.records.pending_proposals() if p.expires_at > now]
         return len(proposals) + len(self.requests())
+
+    def stale_proposals(self) -> dict[str, str]:
+        """Pending proposals that can no longer be confirmed because their note changed (or
+        appeared, or went) since they were made: proposal id → why, in words."""
+        out: dict[str, str] = {}
+        for p in self.records.pending_proposals():
+            try:
+                raw = self.deps.vault.read_full(p.path, self.deps.config.limits.note_max_bytes * 2)
+                current = Current(raw[1])
+            except NotFound:
+                current = Current(None)
+            try:
+                gates.check_revision(p.path, current, p.expected_revision)
+            except Exists:
+                out[p.proposal_id] = (
+                    "A note now exists at this path, and this proposal would not replace it: "
+                    "confirming is refused. Reject it; the agent can propose again."
+                )
+            except Conflict:
+                out[p.proposal_id] = (
+                    "The note was removed since this proposal was made"
+                    if current.raw is None
+                    else "The note changed since this proposal was made"
+                ) + ": confirming is refused. Reject it; the agent can propose again."
+        return out
 
     def stamp(self) -> str:
         """Changes whenever the ledger records anything the owner's pages show."""

@@ -133,7 +133,7 @@ def test_an_approved_access_request_lets_the_agent_read_until_it_expires(
     card = page.locator(".card.request", has_text="reader")
     card.locator("input[name=minutes]").fill("0.05")  # three seconds
     card.locator("button.approve").click()
-    page.wait_for_selector("text=granted reader")
+    page.wait_for_selector("text=Granted reader")
     assert _reads_secret(site)
     wait_until(lambda: not _reads_secret(site), timeout=15, interval=0.5)
 

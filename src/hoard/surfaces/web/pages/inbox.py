@@ -25,14 +25,19 @@ def _lists(request: Request, **extra: Any) -> dict[str, Any]:
         "proposals": proposals,
         "requests": web.desk.requests(),
         "conflicts": [c for c in web.hoard.sync.conflicts() if web.may_show(c.path)],
+        "stale": web.desk.stale_proposals(),
         "minutes": DEFAULT_GRANT_MINUTES,
         **extra,
     }
 
 
 def _answer(request: Request, **extra: Any) -> Response:
-    """The whole page, or only its lists for an htmx request."""
-    name = "_inbox_lists.html" if request.headers.get("hx-request") else "inbox.html"
+    """The whole page; for htmx, the lists (a live refresh) or, after an action, the lists
+    and its outcome, which lives outside them so a live refresh never wipes it: it stays
+    until the owner dismisses it or acts again."""
+    name = "inbox.html"
+    if request.headers.get("hx-request"):
+        name = "_inbox_action.html" if request.method == "POST" else "_inbox_lists.html"
     return page(request, name, **_lists(request, **extra))
 
 
@@ -40,24 +45,38 @@ async def inbox_page(request: Request) -> Response:
     return _answer(request)
 
 
+def _described(request: Request, pid: str) -> str:
+    """``the write of tech/a.md proposed by agent`` (or the bare id of one no longer listed)."""
+    for p in web_of(request).hoard.writes.proposals(caller_of(request)).proposals:
+        if p.proposal_id == pid:
+            action = p.tool.removeprefix("vault_").replace("_", " ")
+            return f"the {action} of {p.path} by {p.caller}"
+    return f"proposal {pid}"
+
+
 async def confirm(request: Request) -> Response:
     web = web_of(request)
     pid = request.path_params["proposal_id"]
+    what = _described(request, pid)
     try:
         result = web.hoard.writes.confirm(pid, caller_of(request))
     except HoardError as exc:
-        return _answer(request, refusal={"proposal_id": pid, **exc.to_object()})
-    return _answer(request, done=f"confirmed {pid}: {getattr(result, 'status', 'done')}")
+        refusal = {"proposal_id": pid, "what": f"Confirming {what}", **exc.to_object()}
+        return _answer(request, refusal=refusal)
+    status = getattr(result, "status", "done")
+    return _answer(request, done=f"Confirmed {what}: {status}.")
 
 
 async def reject(request: Request) -> Response:
     web = web_of(request)
     pid = request.path_params["proposal_id"]
+    what = _described(request, pid)
     try:
         web.hoard.writes.reject(pid, caller_of(request))
     except HoardError as exc:
-        return _answer(request, refusal={"proposal_id": pid, **exc.to_object()})
-    return _answer(request, done=f"rejected {pid}")
+        refusal = {"proposal_id": pid, "what": f"Rejecting {what}", **exc.to_object()}
+        return _answer(request, refusal=refusal)
+    return _answer(request, done=f"Rejected {what}; nothing was written.")
 
 
 def _minutes(value: object) -> float:
@@ -76,7 +95,7 @@ async def approve(request: Request) -> Response:
         grant = web.desk.approve(rid, _minutes(form.get("minutes", DEFAULT_GRANT_MINUTES)))
     except HoardError as exc:
         return _answer(request, refusal={"request_id": rid, **exc.to_object()})
-    return _answer(request, done=f"granted {grant.caller} {grant.glob}")
+    return _answer(request, done=f"Granted {grant.caller} access to {grant.glob}.")
 
 
 async def deny(request: Request) -> Response:
@@ -86,7 +105,7 @@ async def deny(request: Request) -> Response:
         web.desk.deny(rid)
     except HoardError as exc:
         return _answer(request, refusal={"request_id": rid, **exc.to_object()})
-    return _answer(request, done=f"denied {rid}")
+    return _answer(request, done=f"Denied access request {rid}.")
 
 
 async def badge(request: Request) -> Response:

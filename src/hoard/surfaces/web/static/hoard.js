@@ -94,6 +94,12 @@
 
   function copyButtons() {
     document.addEventListener("click", function (e) {
+      var d = e.target.closest ? e.target.closest("[data-dismiss]") : null;
+      if (d) {
+        var gone = document.querySelector(d.getAttribute("data-dismiss"));
+        if (gone) { gone.textContent = ""; }
+        return;
+      }
       var b = e.target.closest ? e.target.closest("[data-copy]") : null;
       if (!b) { return; }
       var field = document.querySelector(b.getAttribute("data-copy"));
