@@ -82,7 +82,7 @@ def test_the_sync_button_brings_a_conflict_to_the_inbox_and_resolving_it_keeps_o
     sign_in(page, site)
     page.click("#sync-now")
     page.wait_for_selector("article.conflict")
-    assert "1 conflict(s) kept both sides" in page.inner_text("#inbox-lists")
+    assert "1 conflict(s) kept both sides" in page.inner_text("#outcome")
     assert "tech/lamp.conflict-" in page.inner_text("article.conflict")
     page.click('article.conflict button:has-text("Keep hoard\'s version")')
     page.wait_for_url(f"{site.url}/inbox")
@@ -116,7 +116,7 @@ def test_a_push_failing_past_warn_after_s_puts_a_banner_on_every_page_until_it_s
     page.screenshot(path=str(screenshots / "sync-banner-390.png"))
     hook.unlink()
     page.click("#sync-now")
-    page.wait_for_selector("p.ok")
+    page.wait_for_selector("#outcome .ok")
     page.goto(f"{site.url}/browse")
     assert page.locator("#sync-banner").count() == 0
     context.close()
