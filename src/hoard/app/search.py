@@ -1,4 +1,4 @@
-"""vault_search (SPEC 4 and 5): validate the arguments, ask the searcher (or the labeled
+"""vault_search: validate the arguments, ask the searcher (or the labeled
 substring scan when the index fails), the optional rerank step, synthesis warnings on the
 page, typo corrections in the answer."""
 

@@ -1,4 +1,4 @@
-"""Wiring the optional rerank step into a search (SPEC 5): when it runs, what the model
+"""Wiring the optional rerank step into a search: when it runs, what the model
 sees, and how the page looks afterwards."""
 
 from __future__ import annotations

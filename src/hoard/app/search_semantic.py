@@ -1,4 +1,4 @@
-"""The semantic side of a search (issue 19): whether it takes part, the notes nearest to
+"""The semantic side of a search: whether it takes part, the notes nearest to
 the query that the caller may see, and the warnings that say why it did not.
 
 It never fails a search: without the optional install, while the model loads, before any

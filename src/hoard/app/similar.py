@@ -1,4 +1,4 @@
-"""vault_similar (issue 19): the notes nearest in meaning to a note, by the vectors of the
+"""vault_similar: the notes nearest in meaning to a note, by the vectors of the
 semantic model. For "what else did I write about this", link suggestions and duplicate
 hints. A caller never learns of a protected note it may not see, in either direction."""
 

@@ -1,4 +1,4 @@
-"""The HTTP phases of issue 20's tools, beside ``vault_write``'s rows: an append to a 40 KB
+"""The HTTP phases of the edit tools, beside ``vault_write``'s rows: an append to a 40 KB
 note (``vault_edit``), a move of a note with 20 backlinks (``vault_move``), and a search
 filtered by the vault's most used tag against the same queries unfiltered."""
 

@@ -1,4 +1,4 @@
-"""The frontmatter contract (SPEC section 2) as one pure function over a note's bytes.
+"""The frontmatter contract as one pure function over a note's bytes.
 
 :func:`check_contract` returns *every* violation, each with the field, a rule name and a
 sentence; an empty list means the note passes. Rule names are stable (tests and callers match

@@ -92,7 +92,7 @@ class NotFound(HoardError):
 
 
 class Ambiguous(HoardError):
-    """An edit names something the note has more than once (issue 20: ``vault_edit``)."""
+    """An edit names something the note has more than once (``vault_edit``)."""
 
     code = "ambiguous"
     http_status = 409
@@ -190,7 +190,7 @@ class Unavailable(HoardError):
 
 
 HTTP_GUARD_CODES: tuple[str, ...] = ("unauthorized", "misdirected", "unavailable")
-"""Codes only the HTTP guard answers with (SPEC 8's 401, 421 and 503), never a tool."""
+"""Codes only the HTTP guard answers with (401, 421 and 503), never a tool."""
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_argument",

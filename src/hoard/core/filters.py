@@ -1,4 +1,4 @@
-"""Find notes by their fields: the ``filters`` of ``vault_search`` (issue 20). Pure: no I/O.
+"""Find notes by their fields: the ``filters`` of ``vault_search``. Pure: no I/O.
 
 ``{"type", "status", "tags", "tags_any", "updated_after", "updated_before", "folder"}``:
 ``type`` and ``status`` take a string or a list (any of them); ``tags`` all of them,

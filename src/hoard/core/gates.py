@@ -1,7 +1,7 @@
 """The write gates as pure decisions: given what is on disk and what a caller asks for,
 either the kind of write it is or the refusal. No I/O; the write path supplies the bytes.
 
-Order (SPEC section 4): validate (path, private, contract, Related block, size), then the
+Order: validate (path, private, contract, Related block, size), then the
 revision check. The per-path lock is taken by the caller of these functions *before* it reads
 the current bytes, so the decision is made against the file as it is.
 """

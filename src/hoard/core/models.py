@@ -42,7 +42,7 @@ class SearchResult:
     next_offset: int | None = None
     """Where the next page starts (``offset``), when there may be one."""
     semantic_weight: float | None = None
-    """The lexical share of the blend when ``engine`` names ``semantic`` (issue 19)."""
+    """The lexical share of the blend when ``engine`` names ``semantic``."""
 
 
 @dataclass(frozen=True, slots=True)

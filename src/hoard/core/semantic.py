@@ -1,5 +1,5 @@
 """The pure parts of semantic search: what text of a note is embedded, and how a lexical and a
-semantic score list are blended into one ranking (issue 19). No I/O, no numpy."""
+semantic score list are blended into one ranking. No I/O, no numpy."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def min_max(scores: Mapping[K, float]) -> dict[K, float]:
 def blend(lexical: Mapping[K, float], semantic: Mapping[K, float], weight: float) -> dict[K, float]:
     """The convex blend over the union of both lists: ``weight`` x lexical + (1 - weight) x
     semantic, each min-max normalised over its own list, a note absent from a list
-    scoring 0 there (the rule measured in issue 19: it lifts questions and keeps titles)."""
+    scoring 0 there (the rule measured on the judged sets: it lifts questions and keeps titles)."""
     lex, sem = min_max(lexical), min_max(semantic)
     return {
         k: weight * lex.get(k, 0.0) + (1 - weight) * sem.get(k, 0.0)

@@ -1,4 +1,4 @@
-"""The limits of one read_code run (SPEC section 7): what a script may spend."""
+"""The limits of one read_code run: what a script may spend."""
 
 from __future__ import annotations
 

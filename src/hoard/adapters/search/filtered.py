@@ -1,4 +1,4 @@
-"""Field filters inside the index query, the filtered listing, and tag counts (issue 20).
+"""Field filters inside the index query, the filtered listing, and tag counts.
 
 The filters become one SQL condition over ``notes n`` (its ``type_key``, ``status_key`` and
 ``updated`` columns and the ``note_tags`` table), added to the search's own query, so the

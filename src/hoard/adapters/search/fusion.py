@@ -1,4 +1,4 @@
-"""The lexical scores of a search blended with the semantic side's (issue 19).
+"""The lexical scores of a search blended with the semantic side's.
 
 :func:`blend_rows` takes the lexical candidates (``Scores``, their BM25 with the folder
 multiplier in it) and the semantic top-N (``(path, cosine)``, already limited to what the

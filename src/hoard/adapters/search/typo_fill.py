@@ -1,4 +1,4 @@
-"""Typo fill (issue 19, fix a): a word that matches something is never corrected, so
+"""Typo fill : a word that matches something is never corrected, so
 ``marlin`` finds the note about marlins but never the one about Merlin. When the exact
 matches leave the page short of its limit, the close spellings (one or two edits, scaled to
 the word's length, as for a word that matches nothing) of the query's words that did match

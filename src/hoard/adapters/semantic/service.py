@@ -1,4 +1,4 @@
-"""The semantic side of search (issue 19): a local sentence-embedding model, one vector a
+"""The semantic side of search: a local sentence-embedding model, one vector a
 note, kept up to date in the background by the index's own change detection.
 
 :class:`Semantic` loads the model and the vector store in a thread of its own, embeds every

@@ -1,4 +1,4 @@
-"""One git commit per change hoard makes, when ``[git] commit = true`` (issue 20).
+"""One git commit per change hoard makes, when ``[git] commit = true``.
 
 The ``git`` binary is run as a subprocess rather than a library: it is the git the owner
 already uses (their hooks, config and repository format, index locks included), it needs

@@ -262,7 +262,7 @@ class SynthesisBook:
             if p in found and p not in results:
                 results[p] = self.status_in(p, walk, seen)
         shared = budget.as_dict()
-        # A warning means something is wrong: a current summary has none (issue 19).
+        # A warning means something is wrong: a current summary has none.
         return {p: [_warning(r, shared)] for p, r in results.items() if r.state != "current"}
 
 

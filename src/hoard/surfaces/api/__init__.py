@@ -1,5 +1,5 @@
 """The plain JSON API at ``/api/v1``: every operation of the MCP tools over HTTP, with the
-same arguments, result objects, gates, errors and ledger (issue 15).
+same arguments, result objects, gates, errors and ledger.
 
 Routes are split by group (notes, search/list, proposals, access/admin, claims/synthesis,
 read-code); each is an :class:`~hoard.surfaces.api.framework.Op` in one table that builds both

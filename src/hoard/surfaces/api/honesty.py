@@ -1,4 +1,4 @@
-"""Routes of claims and synthesis (SPEC section 6)."""
+"""Routes of claims and synthesis."""
 
 from __future__ import annotations
 

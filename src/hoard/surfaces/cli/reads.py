@@ -101,7 +101,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 def _build_vectors(hoard: Hoard) -> None:
-    """With ``[semantic] enabled = true``, the vectors follow the index (issue 19): the notes
+    """With ``[semantic] enabled = true``, the vectors follow the index: the notes
     whose vector is missing or stale are embedded now, a line on stderr says what happened."""
     bar = Progress("embedding")
     try:

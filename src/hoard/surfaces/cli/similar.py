@@ -1,4 +1,4 @@
-"""``hoard similar PATH``: the notes nearest in meaning to a note (issue 19).
+"""``hoard similar PATH``: the notes nearest in meaning to a note.
 
 A one-shot process has no background builder: it first embeds the notes whose vector is
 missing or stale (all of them the first time; a few seconds for a small vault, minutes for

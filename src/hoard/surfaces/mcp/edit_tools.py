@@ -1,4 +1,4 @@
-"""The MCP tools for small edits (issue 20): ``vault_edit``. It goes through the one write
+"""The MCP tools for small edits: ``vault_edit``. It goes through the one write
 path (:class:`hoard.app.edit.Edits` → :class:`hoard.app.writes.write_path.WritePath`), so its
 result and its refusals are ``vault_write``'s."""
 

@@ -1,4 +1,4 @@
-"""``vault_tags`` (issue 20): the tags of the notes the caller can see, with counts. The
+"""``vault_tags``: the tags of the notes the caller can see, with counts. The
 field filters themselves are the ``filters`` argument of ``vault_search``."""
 
 # No `from __future__ import annotations` here: the SDK reads these signatures at runtime.

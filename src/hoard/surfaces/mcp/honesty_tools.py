@@ -1,4 +1,4 @@
-"""The MCP tools of claims and synthesis (SPEC section 6). Thin: find the caller, call
+"""The MCP tools of claims and synthesis. Thin: find the caller, call
 :class:`hoard.app.honesty.Honesty`, return its typed result; refusals are SPEC error objects."""
 
 # No `from __future__ import annotations` here: the SDK reads these signatures at runtime.

@@ -1,4 +1,4 @@
-"""The vault_similar tool (issue 19): the notes nearest in meaning to a note."""
+"""The vault_similar tool: the notes nearest in meaning to a note."""
 
 # No `from __future__ import annotations` here: the SDK reads these signatures at runtime.
 

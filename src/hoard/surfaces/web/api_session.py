@@ -1,4 +1,4 @@
-"""The web app's owner session, accepted by the JSON API (issue 15: the owner's browser calls
+"""The web app's owner session, accepted by the JSON API (the owner's browser calls
 ``/api/v1`` with its cookie, no token in page script).
 
 A caller resolver for the HTTP guard (:class:`hoard.surfaces.http.Guard`), tried after the
