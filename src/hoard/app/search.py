@@ -37,7 +37,7 @@ from hoard.core.result_warnings import (
 
 log = logging.getLogger("hoard")
 
-MODES = ("natural", "fts")
+MODES = ("natural", "fts", "typeahead")
 RERANK_CHOICES = ("auto", "on", "off")
 MAX_LIMIT = 100
 

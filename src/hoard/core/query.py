@@ -175,3 +175,20 @@ def max_edits(term: str, min_length: int, two_edits_length: int) -> int:
     if n >= min_length:
         return 1
     return 0
+
+
+def typeahead_expression(chunks: Sequence[Chunk], segmented: bool) -> str:
+    """What a person typing means: every word whole, the last one a prefix from its first
+    letter (``home ass`` → ``"home" AND "ass"*``), all of them required. ``segmented`` adds
+    the side columns' n-grams for runs of space-less scripts (the ``titles`` table has
+    none)."""
+    groups: list[str] = []
+    for i, chunk in enumerate(chunks):
+        last = i == len(chunks) - 1
+        star = "*" if last else ""
+        alts = [quote(" ".join(chunk.tokens)) + star]
+        alts.extend(quote(alt) + star for alt in chunk.alternatives)
+        if segmented:
+            alts.extend(f"{SEGMENTED_COLUMNS} : {r.expr}" for r in chunk.runs)
+        groups.append(alts[0] if len(alts) == 1 else "(" + " OR ".join(alts) + ")")
+    return " AND ".join(groups)

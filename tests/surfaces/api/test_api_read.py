@@ -186,3 +186,11 @@ def test_the_openapi_document_describes_every_route(api: Api) -> None:
     assert set(schemas["ReadResult"]["properties"]) >= {"path", "revision", "content"}
     put = paths["/notes/{path}"]["put"]
     assert {"201", "202", "412", "428", "422"} <= set(put["responses"])
+
+
+def test_a_typeahead_search_finds_a_title_from_its_first_letters(api: Api) -> None:
+    r = api.client("reader").get("/search", params={"q": "hu", "mode": "typeahead"})
+    assert r.status_code == 200, r.text
+    assert r.json()["results"][0]["path"] == "tech/hub.md"
+    natural = api.client("reader").get("/search", params={"q": "hu"}).json()
+    assert natural["results"] == []  # a natural query does not complete two letters

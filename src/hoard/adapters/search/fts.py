@@ -24,6 +24,7 @@ from hoard.adapters.search.conjunctive import conjunctive_rows
 from hoard.adapters.search.fusion import blend_rows
 from hoard.adapters.search.plan import NO_PREFIX, Planner, QueryPlan, fts_plan
 from hoard.adapters.search.queries import FtsQueries
+from hoard.adapters.search.typeahead import typeahead
 from hoard.adapters.search.types import (
     Row,
     Scored,
@@ -60,6 +61,8 @@ class Fts5Searcher:
         is bounded by the page size)."""
         conn = self.index.reader()
         fetch = max(50, req.limit * 5, req.semantic_asked if req.semantic is not None else 0)
+        if req.mode == "typeahead":
+            return self._typeahead(conn, req, fetch)
         with interrupting(conn, req.deadline) as clock:
             try:
                 q = self._plan(conn, req)
@@ -80,6 +83,20 @@ class Fts5Searcher:
         outcome.common_kept = q.common if q.common_kept else []
         outcome.timed_out = clock.hit
         outcome.blended = bool(blended)
+        return outcome
+
+    def _typeahead(self, conn: sqlite3.Connection, req: SearchRequest, fetch: int) -> SearchOutcome:
+        with interrupting(conn, req.deadline) as clock:
+            try:
+                found = typeahead(conn, self.queries, req, fetch)
+            except sqlite3.OperationalError as exc:
+                if not is_interrupt(exc):
+                    raise
+                return SearchOutcome([], self.name, timed_out=True)
+        if found is None:
+            return SearchOutcome([], self.name)
+        outcome = self._page(conn, *found, req)
+        outcome.timed_out = clock.hit
         return outcome
 
     def _with_common(

@@ -35,8 +35,9 @@ def reading_ops(hoard: Hoard) -> list[Op]:
         Param("limit", int, "Most results.", 10, minimum=1, maximum=100),
         Param("offset", int, "Skip this many results (paging).", 0, minimum=0),
         Param("folder", str, "Only notes below this folder."),
-        Param("mode", str, '"natural" (any text) or "fts" (FTS5 grammar).', "natural",
-              choices=("natural", "fts")),
+        Param("mode", str, '"natural" (any text), "fts" (FTS5 grammar) or "typeahead" (as '
+              'you type: the last word a prefix, titles first).', "natural",
+              choices=("natural", "fts", "typeahead")),
         Param("rerank", str, "Rerank a contested top: auto, on or off.", "auto",
               choices=("auto", "on", "off")),
         Param("semantic", str, "Blend in the local semantic model: auto (as hoard.toml "

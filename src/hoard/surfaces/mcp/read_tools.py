@@ -73,9 +73,7 @@ def register_search_and_read(host: ToolHost) -> None:
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
         folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
-        mode: Annotated[
-            str, Field(description='"natural" (default) or "fts" (FTS5 grammar).')
-        ] = "natural",
+        mode: Annotated[str, Field(description='"natural", "fts" or "typeahead".')] = "natural",
         rerank: Annotated[str, Field(description='"auto", "on" or "off".')] = "auto",
         filters: Annotated[dict[str, Any] | None, Field(description=FILTERS_HELP)] = None,
         offset: Annotated[int, Field(ge=0, description="Skip this many results.")] = 0,

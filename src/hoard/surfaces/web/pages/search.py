@@ -16,11 +16,12 @@ from hoard.surfaces.web.context import TYPING_MIN_CHARS, caller_of, is_fragment,
 __all__ = ["ROUTES", "TYPING_MIN_CHARS"]
 
 
-def _search(request: Request, limit: int) -> dict[str, Any]:
+def _search(request: Request, limit: int, typing: bool = False) -> dict[str, Any]:
     web = web_of(request)
     q = request.query_params.get("q", "").strip()
     folder = request.query_params.get("folder", "").strip() or None
     mode = "fts" if request.query_params.get("mode") == "fts" else "natural"
+    mode = "typeahead" if typing else mode
     ctx: dict[str, Any] = {"q": q, "folder": folder or "", "mode": mode, "result": None}
     if not q:
         return ctx
@@ -69,7 +70,7 @@ async def search_results(request: Request) -> Response:
 
 
 async def palette(request: Request) -> Response:
-    return page(request, "_palette.html", **_search(request, 8))
+    return page(request, "_palette.html", **_search(request, 8, typing=True))
 
 
 ROUTES = [
