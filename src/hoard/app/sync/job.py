@@ -25,6 +25,7 @@ from hoard.app.sync.apply import WorkTree
 from hoard.app.sync.permit import SingleProcess, SyncPermit
 from hoard.app.sync.replay import replay
 from hoard.app.writes.core import GIT_LOCK, GIT_LOCK_TIMEOUT_S, WriteCore
+from hoard.core.errors import HoardError
 from hoard.core.policy import Caller
 from hoard.core.sync_results import OpenConflict, SyncRunResult
 from hoard.core.sync_rules import remote_label
@@ -90,8 +91,8 @@ class SyncJob:
             pushed = self._push_or_repull(pull)
         except Waiting as exc:
             return SyncRunResult(None), str(exc)
-        except GitFailed as exc:
-            message = str(exc)
+        except (GitFailed, HoardError) as exc:  # HoardError: a note stayed locked too long
+            message = str(exc) if isinstance(exc, GitFailed) else f"{exc.code}: {exc.message}"
             self._failed(message)
             log.warning("sync with %s failed: %s", self.label, message)
             return SyncRunResult(pull.pulled, pull.changed, pull.conflicts, pull.outside), message
@@ -142,7 +143,10 @@ class SyncJob:
     def _pull(self, accept_remote: bool) -> _Pull:
         branch = self.branch()
         if branch is None:
-            raise GitFailed("the vault's HEAD is detached; check out a branch to sync")
+            raise GitFailed(
+                "the vault is not a git work tree on a branch (no repository, or a detached "
+                "HEAD); sync needs a clone with a branch checked out"
+            )
         fetched = self.repo.fetch(self.remote, branch, FETCHED)
         failpoints.hit("sync.fetched")
         out = _Pull()
