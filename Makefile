@@ -105,6 +105,7 @@ bench-web: install
 
 quality: install
 	$(BIN)/python bench/quality.py --all $(ARGS)
+	$(BIN)/python bench/quality_tldr.py --baselines
 
 # hoard against third-party clients (MCP Inspector CLI 2.12, MCP conformance suite 0.1.16),
 # installed from npm into a cache outside the repository (~/.cache/hoard/third-party). Needs
