@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit install bench bench-core bench-web scale quality clean \
+.PHONY: serve test lint typecheck unit unit-slow install bench bench-core bench-web scale quality clean \
 	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
@@ -61,10 +61,22 @@ typecheck: install
 	$(BIN)/mypy
 	MYPYPATH=src:bench $(BIN)/mypy --strict bench
 
-unit: install
-	$(BIN)/pytest $(PYTEST_ARGS)
+# The child processes the tests start (hoard serve, the console script) load hoard's bytecode
+# from a cache outside the repository instead of compiling every module at each start, even
+# where PYTHONDONTWRITEBYTECODE is set.
+PYCACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hoard/pycache
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(PYCACHE) $(BIN)/pytest
 
-test: lint typecheck unit
+# The quick pass: every test but the slow ones (fuzz, many processes) and the packaging ones
+# (building and installing the wheel).
+unit: install
+	$(PYTEST) -m "not slow and not packaging" $(PYTEST_ARGS)
+
+# What `make unit` skips, run last by `make test`.
+unit-slow: install
+	$(PYTEST) -m "slow or packaging" $(PYTEST_ARGS)
+
+test: lint typecheck unit unit-slow
 
 # The JSON API fuzzed against its own OpenAPI document (schemathesis): `make test` runs a short
 # bounded pass; this runs a longer one. FUZZ_EXAMPLES examples per operation.

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.packaging]
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_VAULT = ROOT / "examples" / "vault"

@@ -147,6 +147,7 @@ def _cases(draw: st.DrawFn, operation: Any, vault: Path) -> Any:
     return case
 
 
+@pytest.mark.slow
 def test_no_call_breaks_the_server_its_schema_or_an_unasked_file(
     fuzzed: Api, api_schema: Any
 ) -> None:
