@@ -3,10 +3,14 @@ that no remote address is ever shown with its credentials."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from hoard.core.sync_rules import (
     ConflictMark,
+    blob_id,
     conflict_name,
     conflict_of,
     decide,
@@ -76,3 +80,12 @@ def test_a_note_without_frontmatter_gets_a_block_and_bytes_that_are_not_text_sta
     assert copy.startswith("---\nconflict_of: tech/hue.md\n") and copy.endswith("---\njust text\n")
     assert unmarked(copy) == "just text\n"
     assert marked_copy(b"\xff\xfe\x00binary", MARK) == b"\xff\xfe\x00binary"
+
+
+def test_blob_ids_are_the_ids_git_gives(tmp_path: Path) -> None:
+    data = b"---\ntitle: x\n---\nBody \xc3\xa9.\n"
+    (tmp_path / "f").write_bytes(data)
+    out = subprocess.run(
+        ["git", "hash-object", str(tmp_path / "f")], capture_output=True, text=True, check=True
+    )
+    assert blob_id(data) == out.stdout.strip()

@@ -8,6 +8,7 @@ A path is compared by the git blob it holds at three commits: the last sync both
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -32,6 +33,11 @@ def remote_label(remote: str) -> str:
     """How a remote is named in answers and ledger credits: a remote's name as given, a URL
     without its credentials."""
     return scrub(remote.strip())
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives ``data`` as a blob (SHA-1 object format)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def decide(base: str | None, local: str | None, remote: str | None) -> Action:

@@ -139,3 +139,22 @@ def test_divergent_histories_are_rebased_hoards_commits_on_the_remotes(
     assert git(site.remote, "merge-base", "--is-ancestor", remote_commit, "main") == ""
     for rel in ("tech/one.md", "tech/two.md", "tech/three.md"):
         assert (Path(a.vault.root) / rel).exists()
+
+
+def test_a_note_changed_here_while_a_pull_applies_is_kept_beside_the_remotes_version(
+    site: Site, hoards: Callable[[str], Hoard]
+) -> None:
+    a = hoards("a")
+    job = a.sync.job
+    theirs = note("Lamp", "The person's new lamp.")
+    site.person_commit({"tech/lamp.md": theirs})
+    fetched = job.repo.fetch("origin", "main", "refs/hoard/sync/remote")
+    head = job.repo.resolve("HEAD")
+    assert fetched is not None and head is not None
+    just_now = note("Lamp", "Saved by an editor a moment ago.")
+    (a.vault.root / "tech/lamp.md").write_text(just_now, "utf-8")
+    job.worktree.bring(head, fetched, job.caller, "test pull")
+    assert (a.vault.root / "tech/lamp.md").read_text("utf-8") == theirs
+    [aside] = [c for c in a.sync.conflicts() if c.path == "tech/lamp.md"]
+    kept = (a.vault.root / aside.sibling).read_text("utf-8")
+    assert "Saved by an editor a moment ago." in kept and "conflict_of: tech/lamp.md" in kept

@@ -8,12 +8,16 @@ their history is git's.
 
 from __future__ import annotations
 
+import time
+
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.vcs.repo import SyncRepo
 from hoard.app.writes.core import WriteCore
 from hoard.core.errors import HoardError, NotFound
+from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.sync_rules import ConflictMark, blob_id, conflict_name, marked_copy
 
 TOOL = "git_pull"
 
@@ -27,12 +31,15 @@ class WorkTree:
         """Make every file that differs between ``head`` and ``tip`` hold ``tip``'s bytes;
         returns the paths changed (sorted). Idempotent: a file already right is left."""
         changed = []
-        for path, entry in sorted(self.repo.changes(head, tip).items()):
+        changes = self.repo.changes(head, tip)
+        before = self.repo.entries(head, sorted(changes))
+        for path, entry in sorted(changes.items()):
             if entry is not None and entry[0] in ("120000", "160000"):
                 continue  # symlinks and submodules are git's, never followed or written
             data = None if entry is None else self.repo.blob(entry[1])
             if self._note(path) is not None:
-                done = self._put_note(path, data, caller, reason)
+                was = before.get(path)
+                done = self._put_note(path, data, caller, reason, (tip, was and was[1]))
             else:
                 done = self._put_file(path, data)
             if done:
@@ -47,7 +54,14 @@ class WorkTree:
             return None
         return None if self.core.vault.is_ignored(rel) or rel != path else rel
 
-    def _put_note(self, rel: str, data: bytes | None, caller: Caller, reason: str) -> bool:
+    def _put_note(
+        self,
+        rel: str,
+        data: bytes | None,
+        caller: Caller,
+        reason: str,
+        expected: tuple[str, str | None],
+    ) -> bool:
         core = self.core
         with atomic.path_lock(core.lock_dir, rel):
             try:
@@ -56,6 +70,8 @@ class WorkTree:
                 return self._put_file(rel, data)
             if current.raw == data:
                 return False
+            if current.raw is not None and blob_id(current.raw) != expected[1]:
+                self._keep_aside(rel, current.raw, expected[0], caller)
             if data is not None:
                 core.apply(TOOL, caller, rel, data, current, reason, point="sync", commit=False)
                 return True
@@ -69,6 +85,19 @@ class WorkTree:
                 TOOL, caller.name, rel, current.revision, None, "archived", reason, intent
             )
             return True
+
+    def _keep_aside(self, rel: str, raw: bytes, tip: str, caller: Caller) -> None:
+        """The note changed here after the pull read it (a write or an editor, just now):
+        those bytes become a conflict sibling too, never silently replaced."""
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        sibling = conflict_name(rel, day, revision_of(raw))
+        mark = ConflictMark(rel, revision_of(raw), None, "uncommitted", tip)
+        with atomic.path_lock(self.core.lock_dir, sibling):
+            here = self.core.current(sibling)
+            if here.raw is None:
+                why = "changed here while a pull was applied; kept beside the remote's version"
+                copy = marked_copy(raw, mark)
+                self.core.apply(TOOL, caller, sibling, copy, here, why, point="sync", commit=False)
 
     def _put_file(self, path: str, data: bytes | None) -> bool:
         vault = self.core.vault
