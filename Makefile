@@ -42,13 +42,19 @@ semantic-reference: semantic
 HTTP   ?= 127.0.0.1:8765
 
 # Serves the bundled example vault over Streamable HTTP. The first run makes a demo caller
-# (read, write, confirm; writes become proposals) whose token is kept in .state/ so the
-# connection snippet printed on start can include it.
+# (read, write; its writes become proposals that the owner confirms in the web inbox) whose
+# token is kept in .state/ so the connection snippet printed on start can include it. A demo
+# caller left by an older run that could confirm its own proposals is replaced (new token).
+DEMO_IS_CURRENT = $(BIN)/hoard token list --json --tokens $(STATE)/tokens.json 2>/dev/null \
+	| $(BIN)/python -c 'import json, sys; c = {e["name"]: e for e in json.load(sys.stdin)["callers"]}; \
+	sys.exit("confirm" in c["demo"]["scopes"])' 2>/dev/null
 serve: install
 	@mkdir -p $(STATE)
-	@if [ ! -s $(STATE)/demo-token ]; then \
+	@if [ ! -s $(STATE)/demo-token ] || ! $(DEMO_IS_CURRENT); then \
+	  if [ -s $(STATE)/demo-token ]; then echo "make serve: the demo caller from an older run" \
+	    "could confirm its own proposals; it gets a new token with read,write only" >&2; fi; \
 	  $(BIN)/hoard token revoke demo --tokens $(STATE)/tokens.json >/dev/null 2>&1 || true; \
-	  umask 077; $(BIN)/hoard token add demo --scopes read,write,confirm --write-mode propose \
+	  umask 077; $(BIN)/hoard token add demo --scopes read,write --write-mode propose \
 	    --tokens $(STATE)/tokens.json > $(STATE)/demo-token; fi
 	$(BIN)/hoard serve --vault $(VAULT) --state-dir $(STATE)/state --tokens $(STATE)/tokens.json \
 	  --http $(HTTP) --demo-token-file $(STATE)/demo-token $(ARGS)

@@ -6,6 +6,9 @@ Format (JSON, owner-only permissions, outside the vault)::
       {"name": "claude", "sha256": "<hex>", "scopes": ["read", "write"], "write_mode": "propose"}
     ]}
 
+An entry may also hold ``"confirm_own": true`` (made with ``hoard token add --confirm-own``):
+that caller may confirm the proposals it made itself. Absent means false.
+
 The file is re-read whenever its (inode, size, mtime) changes, so ``hoard token revoke``
 takes effect on the next request. Verification hashes the presented token and compares it
 with *every* stored digest in constant time. In strict mode any doubt about the file
@@ -73,8 +76,23 @@ def _parse(raw: bytes) -> list[TokenEntry]:
             raise TokenFileError(f"callers[{i}].scopes must be a list of {', '.join(SCOPES)}")
         if mode not in WRITE_MODES:
             raise TokenFileError(f"callers[{i}].write_mode must be direct or propose")
+        confirm_own = item.get("confirm_own", False)
+        if not isinstance(confirm_own, bool):
+            raise TokenFileError(f"callers[{i}].confirm_own must be true or false")
         seen.add(name)
-        out.append(TokenEntry(name, sha, tuple(scopes), mode))
+        out.append(TokenEntry(name, sha, tuple(scopes), mode, confirm_own))
+    return out
+
+
+def _entry_object(e: TokenEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": e.name,
+        "sha256": e.sha256,
+        "scopes": list(e.scopes),
+        "write_mode": e.write_mode,
+    }
+    if e.confirm_own:
+        out["confirm_own"] = True
     return out
 
 
@@ -187,15 +205,7 @@ class TokenStore:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         payload: dict[str, Any] = {
             "version": 1,
-            "callers": [
-                {
-                    "name": e.name,
-                    "sha256": e.sha256,
-                    "scopes": list(e.scopes),
-                    "write_mode": e.write_mode,
-                }
-                for e in entries
-            ],
+            "callers": [_entry_object(e) for e in entries],
         }
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
@@ -211,7 +221,9 @@ class TokenStore:
                 os.unlink(tmp)
             raise
 
-    def add(self, name: str, scopes: str, write_mode: str) -> tuple[TokenEntry, str]:
+    def add(
+        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+    ) -> tuple[TokenEntry, str]:
         if not name or any(c.isspace() for c in name) or len(name) > 64:
             raise InvalidArgument("a caller name is 1-64 characters without white space")
         try:
@@ -225,7 +237,11 @@ class TokenStore:
             raise Exists(f"caller {name!r} already has a token; revoke it first", None)
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         entry = TokenEntry(
-            name, digest(token), tuple(s for s in SCOPES if s in scope_set), write_mode
+            name,
+            digest(token),
+            tuple(s for s in SCOPES if s in scope_set),
+            write_mode,
+            bool(confirm_own),
         )
         self._write([*entries, entry])
         return entry, token

@@ -78,14 +78,21 @@ class TokenAdmin:
     def callers(self, caller: Caller) -> CallersResult:
         self.deps.access.require(caller, "admin")
         return CallersResult(
-            [CallerInfo(e.name, list(e.scopes), e.write_mode) for e in self.store.entries()]
+            [
+                CallerInfo(e.name, list(e.scopes), e.write_mode, e.confirm_own)
+                for e in self.store.entries()
+            ]
         )
 
-    def add(self, caller: Caller, name: str, scopes: str, write_mode: str) -> NewTokenResult:
+    def add(
+        self, caller: Caller, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+    ) -> NewTokenResult:
         """A new caller; the token is in the result this once, only its digest is kept."""
         self.deps.access.require(caller, "admin")
-        entry, token = self.store.add(name, scopes, write_mode)
-        return NewTokenResult(entry.name, token, list(entry.scopes), entry.write_mode)
+        entry, token = self.store.add(name, scopes, write_mode, confirm_own)
+        return NewTokenResult(
+            entry.name, token, list(entry.scopes), entry.write_mode, entry.confirm_own
+        )
 
     def revoke(self, caller: Caller, name: str) -> RevokedResult:
         self.deps.access.require(caller, "admin")

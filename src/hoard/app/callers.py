@@ -32,7 +32,9 @@ class CallerFile(Protocol):
 
     def entries(self) -> Sequence[TokenEntry]: ...
 
-    def add(self, name: str, scopes: str, write_mode: str) -> tuple[TokenEntry, str]:
+    def add(
+        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+    ) -> tuple[TokenEntry, str]:
         """A new caller and its token, shown this once (only its digest is kept)."""
 
     def revoke(self, name: str) -> None: ...

@@ -19,7 +19,7 @@ from hoard.core.models import (
     IndexResult,
     PolicyResult,
 )
-from hoard.core.policy import Caller, policy_notes
+from hoard.core.policy import Caller, may_confirm_own, policy_notes
 from hoard.core.times import iso
 
 
@@ -58,6 +58,7 @@ class Maintenance:
             protected=list(config.protected),
             grants=grants,
             notes=policy_notes(caller, bool(config.protected)),
+            confirm_own=may_confirm_own(caller),
         )
 
     def check(self) -> CheckResult:

@@ -25,6 +25,7 @@ class CallerInfo:
     name: str
     scopes: tuple[str, ...]
     write_mode: str
+    confirm_own: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +46,16 @@ class OwnerDesk:
     # -- callers -----------------------------------------------------------------------------
 
     def callers(self) -> list[CallerInfo]:
-        return [CallerInfo(e.name, e.scopes, e.write_mode) for e in self.tokens.entries()]
+        return [
+            CallerInfo(e.name, e.scopes, e.write_mode, e.confirm_own) for e in self.tokens.entries()
+        ]
 
-    def add_caller(self, name: str, scopes: str, write_mode: str) -> tuple[CallerInfo, str]:
+    def add_caller(
+        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+    ) -> tuple[CallerInfo, str]:
         """A new caller and its token (returned once, stored only as a digest)."""
-        entry, token = self.tokens.add(name, scopes, write_mode)
-        return CallerInfo(entry.name, entry.scopes, entry.write_mode), token
+        entry, token = self.tokens.add(name, scopes, write_mode, confirm_own)
+        return CallerInfo(entry.name, entry.scopes, entry.write_mode, entry.confirm_own), token
 
     def revoke_caller(self, name: str) -> None:
         self.tokens.revoke(name)

@@ -33,6 +33,8 @@ class CallerInfo:
     name: str
     scopes: list[str]
     write_mode: str
+    confirm_own: bool = False
+    """Whether this caller may confirm the proposals it made itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,7 @@ class NewTokenResult:
     token: str
     scopes: list[str]
     write_mode: str
+    confirm_own: bool = False
 
 
 @dataclass(frozen=True, slots=True)

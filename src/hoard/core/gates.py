@@ -16,7 +16,7 @@ from hoard.core.contract import Violation, check_contract
 from hoard.core.errors import Conflict, ContractViolation, Exists, Forbidden, PrivateNote, TooLarge
 from hoard.core.globs import matches_any
 from hoard.core.note import revision_of
-from hoard.core.policy import Caller
+from hoard.core.policy import Caller, may_confirm
 
 RELATED_LINE = "Related:"
 
@@ -107,6 +107,21 @@ def require_scope(caller: Caller, scope: str) -> None:
     if not caller.has(scope):
         raise Forbidden(
             f"caller {caller.name!r} lacks the {scope!r} scope", scope=scope, caller=caller.name
+        )
+
+
+def require_may_confirm(caller: Caller, proposal_id: str, proposer: str) -> None:
+    """A caller holding ``confirm`` may confirm another caller's proposal; its own only when
+    it may confirm its own (the local stdio caller, a token made with ``--confirm-own``)."""
+    if not may_confirm(caller, proposer):
+        raise Forbidden(
+            f"proposal {proposal_id} was made by {caller.name!r} itself, and this caller may "
+            "not confirm its own proposals: it waits for the owner or another caller with "
+            f"the 'confirm' scope (the owner confirms it in the web inbox or with "
+            f"`hoard confirm {proposal_id}`)",
+            scope="confirm",
+            caller=caller.name,
+            proposal_id=proposal_id,
         )
 
 

@@ -162,6 +162,10 @@ class PolicyResult:
     protected: list[str]
     grants: list[dict[str, Any]]
     notes: list[str]
+    confirm_own: bool = False
+    """Whether this caller may confirm the proposals it made itself (the local stdio
+    caller, a token made with ``--confirm-own``); else they wait for the owner or another
+    caller with ``confirm``."""
 
 
 @dataclass(frozen=True)

@@ -27,27 +27,36 @@ class Caller:
     write_mode: str = "propose"
     owner: bool = False
     """The vault owner at the CLI: sees protected notes without a grant."""
+    confirm_own: bool = False
+    """May confirm proposals it made itself: the local stdio caller (a person approves each
+    tool call in the chat client) and tokens made with ``--confirm-own``. Any other caller's
+    proposals wait for the owner or another caller with ``confirm``."""
 
     def has(self, scope: str) -> bool:
         return scope in self.scopes
 
 
-LOCAL_DEFAULT = Caller("local", frozenset({"read", "write", "confirm"}), "propose")
-OWNER = Caller("owner", frozenset(SCOPES), "direct", owner=True)
+LOCAL_DEFAULT = Caller(
+    "local", frozenset({"read", "write", "confirm"}), "propose", confirm_own=True
+)
+OWNER = Caller("owner", frozenset(SCOPES), "direct", owner=True, confirm_own=True)
 
 
 @dataclass(frozen=True, slots=True)
 class TokenEntry:
     """A caller in the tokens file: its name, the SHA-256 of its token (never the token),
-    its scopes and write mode."""
+    its scopes, write mode, and whether it may confirm its own proposals."""
 
     name: str
     sha256: str
     scopes: tuple[str, ...]
     write_mode: str
+    confirm_own: bool = False
 
     def caller(self) -> Caller:
-        return Caller(self.name, frozenset(self.scopes), self.write_mode)
+        return Caller(
+            self.name, frozenset(self.scopes), self.write_mode, confirm_own=self.confirm_own
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +97,30 @@ def may_see(
     )
 
 
+OWN_PROPOSAL_NOTE = (
+    "You cannot confirm a proposal you made yourself: it waits for the owner or another "
+    "caller with the 'confirm' scope."
+)
+
+
+def may_confirm_own(caller: Caller) -> bool:
+    """Whether ``caller`` may confirm the proposals it made itself."""
+    return caller.confirm_own or caller.owner
+
+
+def may_confirm(caller: Caller, proposer: str) -> bool:
+    """A proposal made by ``proposer`` may be confirmed by ``caller`` (who holds
+    ``confirm``): someone else's always, its own only when it is allowed to."""
+    return proposer != caller.name or may_confirm_own(caller)
+
+
 def policy_notes(caller: Caller, has_protected: bool) -> list[str]:
     """What ``vault_policy`` tells a caller in words, besides its scopes and globs."""
     notes = [IDENTITY_NOTE]
     if caller.write_mode == "propose":
         notes.append("Your writes become proposals that a person confirms.")
+        if caller.has("confirm") and not may_confirm_own(caller):
+            notes.append(OWN_PROPOSAL_NOTE)
     if has_protected:
         notes.append(
             "Protected notes are invisible without a grant; ask with "

@@ -106,12 +106,42 @@ def test_token_list_never_prints_tokens(run, tokens: Path) -> None:
     assert code == 0
     listed = json.loads(as_json)["callers"]
     assert [c["name"] for c in listed] == ["alpha", "beta"]
-    assert all(set(c) == {"name", "scopes", "write_mode"} for c in listed)
+    assert all(set(c) == {"name", "scopes", "write_mode", "confirm_own"} for c in listed)
     for text in (human, human_err, as_json, json_err):
         for secret in (*secrets, *digests):
             assert secret not in text
     assert "alpha" in human
     assert "beta" in human
+
+
+def test_token_add_confirm_own_is_kept_in_the_tokens_file(run, tokens: Path) -> None:
+    code, out, err = run(
+        "token", "add", "helper", "--scopes", "read,write,confirm", "--confirm-own",
+        "--tokens", str(tokens), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["confirm_own"] is True
+    _, out, _ = run("token", "add", "plain", "--scopes", "read,write,confirm",
+                    "--tokens", str(tokens), "--json")  # fmt: skip
+    assert "confirm_own" not in json.loads(out)
+    stored = {e["name"]: e for e in json.loads(tokens.read_text())["callers"]}
+    assert stored["helper"]["confirm_own"] is True
+    assert "confirm_own" not in stored["plain"]
+    store = TokenStore(tokens)
+    assert store.find("helper").caller().confirm_own  # type: ignore[union-attr]
+    assert not store.find("plain").caller().confirm_own  # type: ignore[union-attr]
+    _, human, _ = run("token", "list", "--tokens", str(tokens))
+    assert "helper" in human and "confirms its own" in human.split("plain")[0]
+
+
+def test_a_tokens_file_with_a_confirm_own_that_is_not_a_boolean_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    entry = {"name": "x", "sha256": "0" * 64, "scopes": ["read"], "write_mode": "propose"}
+    path.write_text(json.dumps({"version": 1, "callers": [{**entry, "confirm_own": "yes"}]}))
+    path.chmod(0o600)
+    strict = TokenStore(path, strict=True)
+    assert strict.status() is not None
+    assert "confirm_own" in (strict.status() or "")
 
 
 def test_token_revoke_removes_the_caller(run, tokens: Path) -> None:

@@ -155,6 +155,13 @@ class WritePath:
         caller = caller or self.deps.owner
         gates.require_scope(caller, "confirm")
         p = self.pending(proposal_id, caller)
+        self.core.guarded(
+            "vault_confirm",
+            caller,
+            p.path,
+            lambda: p.base_revision,
+            lambda: gates.require_may_confirm(caller, p.proposal_id, p.caller),
+        )
         text = p.content.decode("utf-8")
         if p.tool in ("vault_write", "vault_edit"):  # an edit's proposal holds its result
             result: Any = self.write(

@@ -40,7 +40,7 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
 
     def add_token(call: Call) -> NewTokenResult:
         b: TokenBody = call.body
-        return tokens.add(call.caller, b.name, ",".join(b.scopes), b.write_mode)
+        return tokens.add(call.caller, b.name, ",".join(b.scopes), b.write_mode, b.confirm_own)
 
     def path_param(name: str, text: str) -> tuple[Param, ...]:
         return (Param(name, str, text, required=True, where="path"),)

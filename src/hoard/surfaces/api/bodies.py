@@ -81,6 +81,7 @@ class TokenBody:
     name: str
     scopes: list[str] = field(default_factory=lambda: ["read"])
     write_mode: Literal["direct", "propose"] = "propose"
+    confirm_own: bool = False
 
 
 @dataclass(frozen=True, slots=True)

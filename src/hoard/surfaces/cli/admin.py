@@ -13,7 +13,7 @@ from typing import Any
 from hoard.app.callers import open_callers
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
-from hoard.core.policy import SCOPES, WRITE_MODES
+from hoard.core.policy import SCOPES, WRITE_MODES, TokenEntry
 from hoard.surfaces.cli.common import add_common
 from hoard.surfaces.defaults import DEFAULT_HOST, DEFAULT_PORT
 
@@ -60,6 +60,12 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("name")
     t.add_argument("--scopes", default="read", help="comma-separated: " + ",".join(SCOPES))
     t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
+    t.add_argument(
+        "--confirm-own",
+        action="store_true",
+        help="let this caller confirm the proposals it made itself (else they wait for "
+        "the owner or another caller with confirm)",
+    )
     t.add_argument("--tokens", type=Path, default=None)
     t.add_argument("--json", action="store_true")
     t = tsub.add_parser("list", help="list callers (never their tokens)")
@@ -80,35 +86,46 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--approve", metavar="REQUEST_ID", help="approve an access request")
 
 
+def token_object(e: TokenEntry) -> dict[str, Any]:
+    """A caller as ``hoard token list --json`` shows it (never its digest)."""
+    return {
+        "name": e.name,
+        "scopes": list(e.scopes),
+        "write_mode": e.write_mode,
+        "confirm_own": e.confirm_own,
+    }
+
+
 def token_command(args: argparse.Namespace) -> int:
     store = open_callers(args.tokens)
     if args.token_command == "add":
-        entry, token = store.add(args.name, args.scopes, args.write_mode)
-        out = {
+        entry, token = store.add(args.name, args.scopes, args.write_mode, args.confirm_own)
+        out: dict[str, Any] = {
             "name": entry.name,
             "token": token,
             "scopes": list(entry.scopes),
             "write_mode": entry.write_mode,
         }
+        if entry.confirm_own:  # the contract's four keys, and this one only when asked for
+            out["confirm_own"] = True
         if args.json:
             print(json.dumps(out))
         else:
             print(token)
+            own = "; confirms its own proposals" if entry.confirm_own else ""
             print(
-                f"caller {entry.name!r} ({','.join(entry.scopes)}; {entry.write_mode}) "
+                f"caller {entry.name!r} ({','.join(entry.scopes)}; {entry.write_mode}{own}) "
                 f"added to {store.path}. The token is shown only this once.",
                 file=sys.stderr,
             )
     elif args.token_command == "list":
-        entries = [
-            {"name": e.name, "scopes": list(e.scopes), "write_mode": e.write_mode}
-            for e in store.entries()
-        ]
+        entries = store.entries()
         if args.json:
-            print(json.dumps({"callers": entries}))
+            print(json.dumps({"callers": [token_object(e) for e in entries]}))
         else:
             for e in entries:
-                print(f"{e['name']:20} {','.join(e['scopes']):30} {e['write_mode']}")
+                own = "  confirms its own" if e.confirm_own else ""
+                print(f"{e.name:20} {','.join(e.scopes):30} {e.write_mode}{own}")
     else:
         store.revoke(args.name)
         if args.json:

@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -270,7 +271,7 @@ class HoardOAuth:
         caller = self._entry_caller(issued.caller, issued.caller_digest)
         if caller is None:
             return None
-        return Caller(caller.name, caller.scopes & frozenset(issued.scopes), caller.write_mode)
+        return replace(caller, scopes=caller.scopes & frozenset(issued.scopes))
 
     def _entry_caller(self, name: str, digest: str) -> Caller | None:
         entry = self.tokens.find(name)
