@@ -43,7 +43,10 @@ async def add_caller(request: Request) -> Response:
     scopes = ",".join(s for s in SCOPES if form.get(f"scope_{s}"))
     try:
         info, token = web.desk.add_caller(
-            str(form.get("name", "")).strip(), scopes, str(form.get("write_mode", "propose"))
+            str(form.get("name", "")).strip(),
+            scopes,
+            str(form.get("write_mode", "propose")),
+            bool(form.get("confirm_own")),
         )
     except HoardError as exc:
         return _page(request, exc.http_status, problem=exc.to_object())
