@@ -1,8 +1,6 @@
-"""The typed results of the service façade: the SPEC's result objects, field for field.
-
-The MCP surface returns these (the SDK turns them into output schemas), the CLI prints them
-or dumps them with ``--json`` (:func:`to_json`).
-"""
+"""The typed results of the service façade: the SPEC's result objects, field for field. The
+MCP surface returns these (the SDK turns them into output schemas), the CLI prints them or
+dumps them with ``--json`` (:func:`to_json`)."""
 
 from __future__ import annotations
 
@@ -162,10 +160,7 @@ class PolicyResult:
     protected: list[str]
     grants: list[dict[str, Any]]
     notes: list[str]
-    confirm_own: bool = False
-    """Whether this caller may confirm the proposals it made itself (the local stdio
-    caller, a token made with ``--confirm-own``); else they wait for the owner or another
-    caller with ``confirm``."""
+    confirm_own: bool = False  # may confirm the proposals it made itself
 
 
 @dataclass(frozen=True)

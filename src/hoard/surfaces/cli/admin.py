@@ -60,12 +60,8 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("name")
     t.add_argument("--scopes", default="read", help="comma-separated: " + ",".join(SCOPES))
     t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
-    t.add_argument(
-        "--confirm-own",
-        action="store_true",
-        help="let this caller confirm the proposals it made itself (else they wait for "
-        "the owner or another caller with confirm)",
-    )
+    own = "let it confirm its own proposals (else they wait for the owner)"
+    t.add_argument("--confirm-own", action="store_true", help=own)
     t.add_argument("--tokens", type=Path, default=None)
     t.add_argument("--json", action="store_true")
     t = tsub.add_parser("list", help="list callers (never their tokens)")
