@@ -24,6 +24,8 @@ the 13k-note zk vault (``make bench-web``), 1-2 character prefixes cost no more 
 ones, so it starts at the first; raise it if a larger vault says otherwise."""
 COOKIE = "hoard_session"
 PRE_COOKIE = "hoard_pre"
+SAVED_COOKIE = "hoard_saved"
+"""Set by a save for the note page it redirects to, which says "Saved" once."""
 
 
 @dataclass(frozen=True, slots=True)

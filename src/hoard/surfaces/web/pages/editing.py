@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import difflib
 from typing import Any
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -15,7 +16,7 @@ from starlette.routing import Route
 
 from hoard.core.errors import Conflict, ContractViolation, Exists, HoardError
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
-from hoard.surfaces.web.context import caller_of, page, web_of
+from hoard.surfaces.web.context import SAVED_COOKIE, caller_of, page, web_of
 from hoard.surfaces.web.markdown import note_href, render_note
 
 ARCHIVE_REASONS = ("archived", "superseded", "retracted")
@@ -104,7 +105,13 @@ async def save(request: Request) -> Response:
         )
     except HoardError as exc:
         return _editor(request, exc.http_status, creating=creating, error=exc.to_object(), **ctx)
-    return RedirectResponse(note_href(result.path), status_code=303)
+    response = RedirectResponse(note_href(result.path), status_code=303)
+    secure = request.url.scheme == "https" or bool(request.app.state.secure_cookies)
+    response.set_cookie(
+        SAVED_COOKIE, quote(result.path, safe=""), max_age=60, httponly=True,
+        samesite="strict", secure=secure, path="/",
+    )  # fmt: skip
+    return response
 
 
 def _conflict(request: Request, exc: HoardError, ctx: dict[str, Any]) -> Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 from typing import Any
+from urllib.parse import unquote
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -13,7 +14,7 @@ from starlette.routing import Route
 
 from hoard.core.errors import HoardError
 from hoard.core.models import HistoryResult, RevisionContent
-from hoard.surfaces.web.context import caller_of, page, web_of
+from hoard.surfaces.web.context import SAVED_COOKIE, caller_of, page, web_of
 from hoard.surfaces.web.markdown import note_href, render_note
 
 MAX_CLAIMS = 20
@@ -88,7 +89,11 @@ async def note_page(request: Request) -> Response:
         "private": web.hoard.access.is_private(read.path),
     }
     ctx.update(history_of(request, read.path, read.content.encode("utf-8")))
-    return page(request, "note.html", **ctx)
+    ctx["saved"] = unquote(request.cookies.get(SAVED_COOKIE, "")) == read.path
+    response = page(request, "note.html", **ctx)
+    if ctx["saved"]:
+        response.delete_cookie(SAVED_COOKIE, path="/")
+    return response
 
 
 async def wikilink(request: Request) -> Response:

@@ -31,6 +31,13 @@
       area.addEventListener("input", function () { dirty = area.value !== initial; });
     }
     form.addEventListener("submit", function () { dirty = false; });
+    document.addEventListener("keydown", function (e) {
+      if ((e.ctrlKey || e.metaKey) && (e.key === "s" || e.key === "S")) {
+        e.preventDefault();
+        dirty = false;
+        form.requestSubmit();
+      }
+    });
     window.addEventListener("beforeunload", function (e) {
       if (dirty) { e.preventDefault(); e.returnValue = ""; }
     });
