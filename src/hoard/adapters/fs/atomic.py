@@ -24,7 +24,7 @@ import os
 import secrets
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from hoard.adapters.fs import exchange, failpoints
@@ -36,6 +36,15 @@ from hoard.core.note import revision_of
 log = logging.getLogger("hoard.atomic")
 
 LOCK_TIMEOUT_S = 10.0
+
+Keep = Callable[[bytes], bool]
+"""Where a write hands bytes it must not lose (an outside save replaced during a swap-back);
+``True`` once they are kept."""
+
+
+def _no_keep(raw: bytes) -> bool:
+    """Without a keeper the stage file stays, for startup recovery to keep."""
+    return False
 
 
 @contextlib.contextmanager
@@ -119,14 +128,20 @@ def _default_mode() -> int:
 
 
 def replace(
-    vault: Vault, rel: str, data: bytes, point: str = "write", previous: bytes | None = None
+    vault: Vault,
+    rel: str,
+    data: bytes,
+    point: str = "write",
+    previous: bytes | None = None,
+    keep: Keep | None = None,
 ) -> None:
     """Atomically put ``data`` at ``rel`` (creating folders), keeping an existing file's mode,
     if the file still holds ``previous`` (the bytes whose revision the caller checked;
     ``None``: no file), else ``conflict`` (``exists``) with the outside bytes left in place.
     If the folder cannot be synced after the swap, the old state is put back, so a failed
     write changes nothing. Failpoints: ``{point}.staged``, ``.stage_fsync``, ``.exchanged``,
-    ``.swapped_back``, ``.renamed``, ``.dir_fsync``."""
+    ``.swapped_back``, ``.renamed``, ``.dir_fsync``. ``keep`` receives the bytes of an outside
+    save that a newer outside save replaced during a swap-back (to go into the ledger)."""
     head, name = _split(rel)
     dfd = _folder(vault, head, rel)
     try:
@@ -140,7 +155,7 @@ def replace(
         except FileNotFoundError:
             old, mode = None, _default_mode()
         stage = _stage(dfd, data, mode, point)
-        held = _swap_in(dfd, stage, name, rel, data, previous, point)
+        held = _swap_in(dfd, stage, name, rel, data, previous, point, keep or _no_keep)
         try:
             failpoints.hit(f"{point}.renamed")
             try:
@@ -154,7 +169,7 @@ def replace(
             if held is not None:
                 os.close(held[0])
         if late is not None:
-            _put_late(dfd, name, rel, late, data, mode, point)
+            _put_late(dfd, name, rel, late, data, mode, point, keep or _no_keep)
     except OSError as exc:
         raise IoError(f"writing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
     finally:
@@ -162,7 +177,14 @@ def replace(
 
 
 def _swap_in(
-    dfd: int, stage: str, name: str, rel: str, data: bytes, previous: bytes | None, point: str
+    dfd: int,
+    stage: str,
+    name: str,
+    rel: str,
+    data: bytes,
+    previous: bytes | None,
+    point: str,
+    keep: Keep,
 ) -> tuple[int, os.stat_result] | None:
     """Put the staged file at ``name`` if the path still holds ``previous`` (``None``: no
     file), else answer ``exists`` / ``conflict`` with the outside bytes left at the path
@@ -193,9 +215,11 @@ def _swap_in(
     fd, st = exchange.check_out(dfd, stage, previous)
     if fd is not None:
         return fd, st
-    exchange.swap_back(
-        dfd, stage, name, (ours, data), st.st_ino, lambda: failpoints.hit(f"{point}.swapped_back")
-    )
+    # An editor may have read hoard's bytes in the moment they were at the path, and save
+    # from them later: the save that was swapped out goes into the ledger first.
+    keep(exchange.read_at(dfd, stage, 1 << 30)[0])
+    hit = functools.partial(failpoints.hit, f"{point}.swapped_back")
+    exchange.swap_back(dfd, stage, name, (ours, data), st.st_ino, hit, keep)
     raise Conflict(
         f"{rel!r} was saved by someone else while it was being written; their bytes stay",
         _revision(dfd, name),
@@ -203,7 +227,7 @@ def _swap_in(
 
 
 def _put_late(
-    dfd: int, name: str, rel: str, late: bytes, data: bytes, mode: int, point: str
+    dfd: int, name: str, rel: str, late: bytes, data: bytes, mode: int, point: str, keep: Keep
 ) -> None:
     """An editor saved into the swapped-out file in place after it was checked: its bytes go
     back to the path (if the path still holds ``data``) and the write is a ``conflict``."""
@@ -215,7 +239,7 @@ def _put_late(
             os.close(fd)
         else:
             hit = functools.partial(failpoints.hit, f"{point}.swapped_back")
-            exchange.swap_back(dfd, stage, name, (ours, late), st.st_ino, hit)
+            exchange.swap_back(dfd, stage, name, (ours, late), st.st_ino, hit, keep)
         os.fsync(dfd)
     raise Conflict(
         f"{rel!r} was saved in place by someone else while it was being written; "

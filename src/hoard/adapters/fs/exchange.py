@@ -125,6 +125,7 @@ def swap_back(
     ours: tuple[int, bytes],
     outside_ino: int,
     hit: Callable[[], None],
+    keep: Callable[[bytes], bool],
 ) -> None:
     """Undo an exchange whose swapped-out file (inode ``outside_ino``, now at ``stage``) was
     not the checked one: the outside bytes go back to ``name``. ``ours`` is the inode number
@@ -132,7 +133,9 @@ def swap_back(
     it is what the previous swap had put at the path (hoard's own bytes, untouched, after the
     first), nothing landed in between and it is removed; if it is anything else, a newer
     outside save landed on the path meanwhile, so it is swapped back to the path in turn.
-    ``hit`` is the failpoint after each swap."""
+    ``hit`` is the failpoint after each swap. An outside save that a newer one replaced at the
+    path is handed to ``keep`` (the ledger) before its file is removed: the newer save may
+    have been made from hoard's bytes, so the older one's change is not in it."""
     last_in, moving_in = ours[0], outside_ino
     for _ in range(MAX_SWAPS):
         if not renameat2(dfd, stage, name, RENAME_EXCHANGE):
@@ -140,8 +143,9 @@ def swap_back(
         hit()
         data, st = read_at(dfd, stage, len(ours[1]) + 1)
         if st.st_ino == last_in and (last_in != ours[0] or data == ours[1]):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(stage, dir_fd=dfd)
+            if last_in == ours[0] or keep(read_at(dfd, stage, 1 << 30)[0]):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(stage, dir_fd=dfd)
             break
         last_in, moving_in = moving_in, st.st_ino
     # else: the stage file stays; startup recovery keeps its bytes

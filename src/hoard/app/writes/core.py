@@ -53,6 +53,9 @@ def unstamped(result: W) -> W:
     return result
 
 
+OUTSIDE_SAVE_KEPT = "outside save a write swapped out for a moment and back"
+
+
 class WriteCore:
     def __init__(self, deps: Deps, similarity: Similar | None = None) -> None:
         self.deps = deps
@@ -219,7 +222,7 @@ class WriteCore:
         if current.raw is not None:
             failpoints.hit(f"{point}.preserved")
         with self.failure_recorded(tool, caller, rel, current.revision, None, intent):
-            atomic.replace(self.vault, rel, new, point, previous=current.raw)
+            atomic.replace(self.vault, rel, new, point, previous=current.raw, keep=self.keeper(rel))
         self.refresh(rel)
         failpoints.hit(f"{point}.indexed")
         event = self.records.event(
@@ -227,6 +230,17 @@ class WriteCore:
         )
         if commit:
             self.commit(tool, caller, [rel], [event])
+
+    def keeper(self, rel: str) -> atomic.Keep:
+        """Keeps in the ledger an outside save of ``rel`` that a write swapped out for a moment
+        (an editor may read the write's bytes in that moment and save from them later) and
+        one that a newer save replaced while the write was swapping back."""
+
+        def keep(raw: bytes) -> bool:
+            self.records.preserve(rel, raw, OUTSIDE_SAVE_KEPT, "outside")
+            return True
+
+        return keep
 
     def commit(self, tool: str, caller: Caller, paths: list[str], events: list[int]) -> None:
         """With ``[git] commit``: one commit of exactly these paths, the caller as author and

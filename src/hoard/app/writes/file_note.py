@@ -259,7 +259,9 @@ class FileNotes:
             atomic.unlink(self.core.vault, rel)
             failpoints.hit(f"txn.{role}.unlinked")
         else:
-            atomic.replace(self.core.vault, rel, blobs[rel], f"txn.{role}", previous=current.raw)
+            atomic.replace(
+                self.core.vault, rel, blobs[rel], f"txn.{role}", current.raw, self.core.keeper(rel)
+            )
         self.core.refresh(rel)
         return self.core.records.event(
             tool, caller.name, rel, current.revision, f["new"], "written", txn
