@@ -35,7 +35,7 @@ def main() -> int:
         (vault / "tech").mkdir(parents=True)
         (vault / NOTE).write_text(HEAD + "start\n")
         with Hoard(vault, state) as hoard:
-            rev = hoard.read(NOTE).revision
+            rev: str | None = hoard.read(NOTE).revision
             for i in range(args.n * 2):
                 kind = "exchange" if i % 2 == 0 else "rename"
                 exchange._renameat2 = real if kind == "exchange" else None
