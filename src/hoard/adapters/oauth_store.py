@@ -6,6 +6,11 @@ database gives nobody a working credential. Every row of a code or token names t
 it came from (one consent of the owner) and the caller entry it is bound to (the entry's
 name and digest: a caller revoked and added again under the same name is a different
 entry). Each call opens a short-lived connection, so the store is safe from any thread.
+
+A refresh token retired by rotation is kept, marked ``rotated`` (not only revoked): presented
+again, it is a replay, and the whole grant it came from is revoked (refresh-token rotation as
+OAuth 2.1 and RFC 9700 describe it). The schema is versioned (``PRAGMA user_version``); an
+older file is upgraded when opened.
 """
 
 from __future__ import annotations
@@ -42,9 +47,43 @@ CREATE TABLE IF NOT EXISTS tokens (
 CREATE INDEX IF NOT EXISTS tokens_grant ON tokens (grant_id);
 """
 
+MIGRATIONS = ("ALTER TABLE tokens ADD COLUMN rotated INTEGER NOT NULL DEFAULT 0",)
+"""Each step from one schema version to the next (``PRAGMA user_version`` counts them)."""
+
+TOKEN_COLUMNS = "kind, grant_id, client_id, caller, caller_digest, scopes, expires_at, resource"
+
 
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring the schema up to date in one transaction (two processes opening an old file
+    at once: the second finds it done)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        for number in range(version, len(MIGRATIONS)):
+            db.execute(MIGRATIONS[number])
+        if version < len(MIGRATIONS):
+            db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _issued(row: tuple[Any, ...]) -> IssuedToken:
+    return IssuedToken(
+        str(row[0]),
+        str(row[1]),
+        str(row[2]),
+        str(row[3]),
+        str(row[4]),
+        tuple(str(row[5]).split()),
+        float(row[6]),
+        row[7],
+    )
 
 
 class OAuthStore:
@@ -55,6 +94,7 @@ class OAuthStore:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            _migrate(db)
         finally:
             db.close()
         with contextlib.suppress(OSError):
@@ -147,7 +187,7 @@ class OAuthStore:
     def save_token(self, token: str, issued: IssuedToken) -> None:
         with self._db() as db:
             db.execute(
-                "INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                f"INSERT INTO tokens (digest, {TOKEN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     digest(token),
                     issued.kind,
@@ -165,22 +205,29 @@ class OAuthStore:
         """A live (unrevoked, unexpired) token of ``kind``."""
         with self._db() as db:
             row = db.execute(
-                "SELECT grant_id, client_id, caller, caller_digest, scopes, expires_at, resource "
-                "FROM tokens WHERE digest = ? AND kind = ? AND revoked = 0 AND expires_at >= ?",
+                f"SELECT {TOKEN_COLUMNS} FROM tokens "
+                "WHERE digest = ? AND kind = ? AND revoked = 0 AND expires_at >= ?",
                 (digest(token), kind, time.time()),
             ).fetchone()
-        if row is None:
-            return None
-        return IssuedToken(
-            kind,
-            str(row[0]),
-            str(row[1]),
-            str(row[2]),
-            str(row[3]),
-            tuple(str(row[4]).split()),
-            float(row[5]),
-            row[6],
-        )
+        return None if row is None else _issued(row)
+
+    def rotated(self, token: str) -> IssuedToken | None:
+        """A refresh token that was retired by rotation (presented again, it is a replay)."""
+        with self._db() as db:
+            row = db.execute(
+                f"SELECT {TOKEN_COLUMNS} FROM tokens "
+                "WHERE digest = ? AND kind = 'refresh' AND rotated = 1",
+                (digest(token),),
+            ).fetchone()
+        return None if row is None else _issued(row)
+
+    def issued(self, token: str) -> IssuedToken | None:
+        """Any token this store issued, live or not (who it belongs to)."""
+        with self._db() as db:
+            row = db.execute(
+                f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE digest = ?", (digest(token),)
+            ).fetchone()
+        return None if row is None else _issued(row)
 
     def revoke_grant(self, grant_id: str) -> int:
         """Revoke every token of one grant; the number revoked."""
@@ -192,10 +239,12 @@ class OAuthStore:
             return cur.rowcount
 
     def retire_token(self, token: str) -> bool:
-        """Revoke one token (a refresh token as it rotates); ``False`` if it was not live."""
+        """Retire a refresh token as it rotates (revoked and marked ``rotated``); ``False`` if
+        it was not live."""
         with self._db() as db:
             cur = db.execute(
-                "UPDATE tokens SET revoked = 1 WHERE digest = ? AND revoked = 0", (digest(token),)
+                "UPDATE tokens SET revoked = 1, rotated = 1 WHERE digest = ? AND revoked = 0",
+                (digest(token),),
             )
             return cur.rowcount == 1
 
