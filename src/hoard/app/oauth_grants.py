@@ -5,6 +5,10 @@ The OAuth provider (the MCP SDK's authorization-server interface, in
 authorization codes and issued tokens in a :class:`GrantStore` that :func:`open_grants`
 returns (the port; :class:`~hoard.adapters.oauth_store.OAuthStore` is the adapter behind it,
 one SQLite file in the state folder). Secrets are kept only as digests.
+
+What a replayed rotated refresh token does is decided here rather than in the provider
+(:meth:`GrantAudit.refresh_replayed`: the grant's every token is revoked and the owner's
+Activity page says so).
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from hoard.adapters.ledger.records import Records
+from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.oauth_store import OAuthStore
 from hoard.core.oauth_records import IssuedToken, StoredCode
 
@@ -43,9 +49,13 @@ class GrantStore(Protocol):
 
     def token(self, token: str, kind: str) -> IssuedToken | None: ...
 
+    def rotated(self, token: str) -> IssuedToken | None:
+        """A refresh token retired by rotation (presented again, it is a replay)."""
+
     def revoke_grant(self, grant_id: str) -> int: ...
 
-    def retire_token(self, token: str) -> bool: ...
+    def retire_token(self, token: str) -> bool:
+        """Retire a refresh token as it rotates; ``False`` when it was not live."""
 
     def revoke_grant_of(self, token: str) -> int: ...
 
@@ -53,3 +63,33 @@ class GrantStore(Protocol):
 def open_grants(state_dir: Path) -> GrantStore:
     """The issuer's store in ``state_dir`` (made on first use, readable by the owner only)."""
     return OAuthStore(state_dir / GRANTS_FILE)
+
+
+REUSE_TOOL = "oauth_refresh_reuse"
+"""The ledger event's ``tool`` when a rotated refresh token comes back."""
+
+
+class GrantAudit:
+    """The issuer's security events, written to the ledger the owner's Activity page shows."""
+
+    def __init__(self, store: GrantStore, ledger: Ledger | None = None) -> None:
+        self.store = store
+        self.records = None if ledger is None else Records(ledger)
+
+    def refresh_replayed(self, token: str, presented_by: str) -> IssuedToken | None:
+        """If ``token`` is a refresh token already retired by rotation, it was copied: revoke
+        every token of its grant (the legitimate client's newer ones too: which of the two
+        holders is the thief cannot be told), record it, and return what it was; else
+        ``None``. The event is credited to the caller the grant acts as."""
+        issued = self.store.rotated(token)
+        if issued is None:
+            return None
+        revoked = self.store.revoke_grant(issued.grant_id)
+        if self.records is not None:
+            reason = (
+                f"a refresh token already used was presented again (by OAuth client "
+                f"{presented_by}; issued to {issued.client_id}): every token of grant "
+                f"{issued.grant_id} is revoked ({revoked} live); the client signs in again"
+            )
+            self.records.event(REUSE_TOOL, issued.caller, None, None, None, "grant revoked", reason)
+        return issued

@@ -16,7 +16,7 @@ from pydantic import AnyHttpUrl
 
 from hoard.app.callers import CallerFile
 from hoard.app.hoard import Hoard
-from hoard.app.oauth_grants import open_grants
+from hoard.app.oauth_grants import GrantAudit, open_grants
 from hoard.core.policy import Caller
 from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.events import publish_on_change, with_background
@@ -109,7 +109,9 @@ def oauth_issuer(
     except ValueError:
         log.warning("OAuth sign-in is off: %s is not https nor loopback; static tokens only", base)
         return None
-    return HoardOAuth(open_grants(hoard.state_dir), tokens, base, f"{base}/mcp")
+    grants = open_grants(hoard.state_dir)
+    audit = GrantAudit(grants, hoard.ledger)  # security events go to the owner's Activity
+    return HoardOAuth(grants, tokens, base, f"{base}/mcp", audit=audit)
 
 
 def callers(tokens: CallerFile) -> tuple[tuple[str, tuple[str, ...], str], ...]:

@@ -281,11 +281,24 @@ async def test_discovery_registration_pkce_refresh_and_revocation(
         fresh = http.post(f"{server.base}/token", data=form).json()
         assert fresh["access_token"] != access
         assert fresh["refresh_token"] != refresh
+        assert mcp_status(http, server, fresh["access_token"]) == 200
+        # Sent again, the spent refresh token is a replay: refused, and every token of the
+        # grant dies with it, the newer ones included.
         again = http.post(f"{server.base}/token", data=form)
         assert again.status_code == 400
-        assert mcp_status(http, server, fresh["access_token"]) == 200
+        assert again.json()["error"] == "invalid_grant"
+        assert mcp_status(http, server, fresh["access_token"]) == 401
+        newer = form | {"refresh_token": fresh["refresh_token"]}
+        assert http.post(f"{server.base}/token", data=newer).json()["error"] == "invalid_grant"
+        activity = http.get(f"{server.base}/activity", params={"tool": "oauth_refresh_reuse"})
+        assert "grant revoked" in activity.text
+        assert "by web" in activity.text
 
         # Revocation: the access token is refused at once, and its refresh token with it.
+        verifier, challenge = pkce()
+        back = consent(http, server, authorize_url(server, client_id, challenge, "s2"), "web2")
+        fresh = exchange(http, server, client, back["code"], verifier).json()
+        assert mcp_status(http, server, fresh["access_token"]) == 200
         r = http.post(f"{server.base}/revoke", data={"token": fresh["access_token"]} | client)
         assert r.status_code == 200
         assert mcp_status(http, server, fresh["access_token"]) == 401

@@ -7,7 +7,9 @@ PKCE, ``/revoke``); this class decides. Every grant comes from the owner's conse
 scopes and write mode the owner chose. Codes and tokens are bound to that entry (its name and
 digest): remove the caller with ``hoard token revoke NAME`` and its OAuth tokens stop working
 on the next request. Access tokens live an hour, refresh tokens 30 days and rotate on use,
-codes 5 minutes and work once (a replayed code revokes what it was exchanged for).
+codes 5 minutes and work once (a replayed code revokes what it was exchanged for). A refresh
+token presented again after it rotated was copied: every token of its grant is revoked and the
+owner's Activity page shows it (see :class:`~hoard.app.oauth_grants.GrantAudit`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from mcp.server.auth.provider import (
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from hoard.app.callers import CallerFile
-from hoard.app.oauth_grants import GrantStore
+from hoard.app.oauth_grants import GrantAudit, GrantStore
 from hoard.core.oauth_records import IssuedToken
 from hoard.core.policy import Caller
 
@@ -107,8 +109,10 @@ class HoardOAuth:
         code_ttl: float = CODE_TTL,
         access_ttl: float = ACCESS_TTL,
         refresh_ttl: float = REFRESH_TTL,
+        audit: GrantAudit | None = None,
     ) -> None:
         self.store = store
+        self.audit = audit or GrantAudit(store)
         self.tokens = tokens
         self.issuer = issuer.rstrip("/")
         self.resource = resource
@@ -208,7 +212,10 @@ class HoardOAuth:
         self, client: OAuthClientInformationFull, refresh_token: str
     ) -> HoardRefresh | None:
         issued = self.store.token(refresh_token, "refresh")
-        if issued is None or issued.client_id != client.client_id:
+        if issued is None:
+            self._replayed(refresh_token, client)
+            return None
+        if issued.client_id != client.client_id:
             return None
         return HoardRefresh(
             token=refresh_token,
@@ -225,15 +232,29 @@ class HoardOAuth:
     async def exchange_refresh_token(
         self, client: OAuthClientInformationFull, refresh_token: HoardRefresh, scopes: list[str]
     ) -> OAuthToken:
-        if not self.store.retire_token(refresh_token.token):
-            raise TokenError("invalid_grant", "refresh token was already used")
         rt = refresh_token
         if self._entry_caller(rt.caller, rt.caller_digest) is None:
             self.store.revoke_grant(rt.grant_id)
             raise TokenError("invalid_grant", "the caller this token was granted to was revoked")
+        if not self.store.retire_token(rt.token):  # a concurrent use rotated it meanwhile
+            self._replayed(rt.token, client)
+            raise TokenError("invalid_grant", "refresh token was already used")
         return self._issue(
             rt.client_id, rt.grant_id, rt.caller, rt.caller_digest, scopes, rt.resource
         )
+
+    def _replayed(self, refresh_token: str, client: OAuthClientInformationFull) -> None:
+        """A refresh token that is not live: if it was rotated, it is a replay."""
+        presented_by = str(client.client_id)
+        if client.client_name:
+            presented_by = f"{client.client_name} ({presented_by})"
+        issued = self.audit.refresh_replayed(refresh_token, presented_by)
+        if issued is not None:
+            log.warning(
+                "a rotated refresh token was presented again; revoked every token of the "
+                "grant of caller %s",
+                issued.caller,
+            )
 
     async def load_access_token(self, token: str) -> AccessToken | None:
         issued = self.store.token(token, "access")
