@@ -6,13 +6,15 @@ authorization codes and issued tokens in a :class:`GrantStore` that :func:`open_
 returns (the port; :class:`~hoard.adapters.oauth_store.OAuthStore` is the adapter behind it,
 one SQLite file in the state folder). Secrets are kept only as digests.
 
-What a replayed rotated refresh token does is decided here rather than in the provider
-(:meth:`GrantAudit.refresh_replayed`: the grant's every token is revoked and the owner's
-Activity page says so).
+Two decisions live here rather than in the provider, so every surface makes them alike:
+what a replayed rotated refresh token does (:meth:`GrantAudit.refresh_replayed`: the grant's
+every token is revoked and the owner's Activity page says so) and what a revocation request
+of a client may revoke (:func:`revoke_for_client`: only a token issued to that client).
 """
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -51,6 +53,9 @@ class GrantStore(Protocol):
 
     def rotated(self, token: str) -> IssuedToken | None:
         """A refresh token retired by rotation (presented again, it is a replay)."""
+
+    def issued(self, token: str) -> IssuedToken | None:
+        """Any token issued here, live or not."""
 
     def revoke_grant(self, grant_id: str) -> int: ...
 
@@ -93,3 +98,22 @@ class GrantAudit:
             )
             self.records.event(REUSE_TOOL, issued.caller, None, None, None, "grant revoked", reason)
         return issued
+
+
+class Revocation(Enum):
+    REVOKED = "revoked"
+    UNKNOWN = "unknown"
+    OTHER_CLIENT = "other client"
+
+
+def revoke_for_client(store: GrantStore, client_id: str, token: str) -> Revocation:
+    """Revoke ``token`` and every token of its grant (either token of a pair revokes both),
+    if it was issued to ``client_id``. A token unknown here (or already dead) is
+    ``UNKNOWN``; one issued to another client is ``OTHER_CLIENT`` and stays as it is."""
+    issued = store.issued(token)
+    if issued is None:
+        return Revocation.UNKNOWN
+    if issued.client_id != client_id:
+        return Revocation.OTHER_CLIENT
+    store.revoke_grant_of(token)
+    return Revocation.REVOKED

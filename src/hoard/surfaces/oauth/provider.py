@@ -2,9 +2,10 @@
 :class:`~hoard.app.oauth_grants.GrantStore` and the tokens file.
 
 The SDK's handlers do the protocol (metadata, registration, ``/authorize``, ``/token`` with
-PKCE, ``/revoke``); this class decides. Every grant comes from the owner's consent (see
-:mod:`hoard.surfaces.oauth.consent`), which creates a caller entry in the tokens file with the
-scopes and write mode the owner chose. Codes and tokens are bound to that entry (its name and
+PKCE; ``/revoke`` is hoard's own, see :mod:`hoard.surfaces.oauth.routes`); this class
+decides. Every grant comes from the owner's consent (see :mod:`hoard.surfaces.oauth.consent`),
+which creates a caller entry in the tokens file with the scopes and write mode the owner
+chose. Codes and tokens are bound to that entry (its name and
 digest): remove the caller with ``hoard token revoke NAME`` and its OAuth tokens stop working
 on the next request. Access tokens live an hour, refresh tokens 30 days and rotate on use,
 codes 5 minutes and work once (a replayed code revokes what it was exchanged for). A refresh
