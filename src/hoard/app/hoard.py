@@ -48,7 +48,9 @@ from hoard.app.sessions import Sessions
 from hoard.app.similar import Similar
 from hoard.app.sync.permit import SyncPermit
 from hoard.app.sync.service import Sync
+from hoard.app.writes.clobbers import Clobbers
 from hoard.app.writes.core import WriteCore
+from hoard.app.writes.outside import OutsideSaves
 from hoard.app.writes.stage_recovery import settle_stage_files
 from hoard.app.writes.write_path import WritePath
 from hoard.core.config import Config
@@ -87,6 +89,7 @@ class Hoard:
         self.state_dir = checked_state_dir(self.vault, state_dir)
         self.ledger = Ledger(self.state_dir / "ledger.db")
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
+        self.index.on_changed = OutsideSaves(self.ledger, self.vault, self.config).notice
         self.searcher = Fts5Searcher(self.index, self.config)
         self.watcher = Watcher(self.vault.root, self.index) if watch else None
         self._startup = self.index.open_checked(
@@ -132,6 +135,7 @@ class Hoard:
         self.similarity = Similar(self.deps, self.semantic)
         self.write_core = WriteCore(self.deps, self.similarity)
         self.writes = WritePath(self.write_core)
+        self.clobbers = Clobbers(self.writes)
         self.edits = Edits(self.writes)
         self.moves = Moves(self.writes)
         self.git_log = GitHistory(self.deps).log

@@ -90,6 +90,11 @@ class ProposalsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WritesConfig:
+    clobber_window_s: int = 600
+
+
+@dataclass(frozen=True, slots=True)
 class RerankConfig:
     enabled: bool = False
     url: str = ""
@@ -134,6 +139,7 @@ class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     proposals: ProposalsConfig = field(default_factory=ProposalsConfig)
+    writes: WritesConfig = field(default_factory=WritesConfig)
     rerank: RerankConfig = field(default_factory=RerankConfig)
     git: GitConfig = field(default_factory=GitConfig)
     semantic: SemanticConfig = field(default_factory=SemanticConfig)

@@ -21,6 +21,7 @@ from hoard.core.config import (
     RerankConfig,
     SearchConfig,
     SemanticConfig,
+    WritesConfig,
 )
 from hoard.core.errors import ConfigError
 from hoard.core.globs import glob_to_regex
@@ -221,6 +222,16 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "How long a write proposal waits for confirmation (used once governed writes land).",
         ),
     },
+    "writes": {
+        "clobber_window_s": (
+            _int(0, 30 * 86400),
+            "When a save from outside hoard (an editor's stale buffer) replaces a revision "
+            "hoard wrote and acknowledged at most this many seconds before, and the saved "
+            "bytes no longer hold every line that write added, the owner's inbox shows both "
+            "versions with a one-click restore of hoard's (0 turns the check off). The bytes "
+            "of every revision hoard writes are kept in the ledger either way.",
+        ),
+    },
     "rerank": {
         "enabled": (
             _bool,
@@ -291,6 +302,7 @@ SECTIONS: dict[str, type[Any]] = {
     "search": SearchConfig,
     "limits": LimitsConfig,
     "proposals": ProposalsConfig,
+    "writes": WritesConfig,
     "rerank": RerankConfig,
     "git": GitConfig,
     "semantic": SemanticConfig,

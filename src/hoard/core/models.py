@@ -263,6 +263,7 @@ class HistoryResult:
     truncated: bool = False
     """Older events exist: ``vault_history(path, offset=next_offset)`` returns them."""
     next_offset: int | None = None
+    kept: list[RevisionInfo] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

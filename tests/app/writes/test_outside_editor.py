@@ -101,8 +101,14 @@ def test_a_save_between_the_revision_check_and_the_swap_stays_and_the_write_is_a
     assert answer["current_revision"] == sha(scene["editor"])
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
-    events = open_hoard().writes.history(NOTE).events
+    *events, outside = open_hoard().writes.history(NOTE).events
     assert events[-1].decision == "failed" and "conflict" in (events[-1].reason or "")
+    # the next start notices the editor's save as one from outside, over the old bytes
+    assert (outside.decision, outside.before, outside.after) == (
+        "edited_outside",
+        sha(scene["old"]),
+        sha(scene["editor"]),
+    )
 
 
 def test_a_newer_save_landing_during_the_swap_back_is_the_one_left_at_the_path(

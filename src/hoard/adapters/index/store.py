@@ -77,6 +77,8 @@ class Index:
         """Bumped on every in-process change; with the file's identity, a content token."""
         self.last_problem: str | None = None
         """Why the index was last rebuilt at open, for ``hoard check`` and logs."""
+        self.on_changed: Callable[[list[str]], None] | None = None
+        """Told the paths each sync or refresh found changed or gone (outside saves)."""
         self.rebuild_workers: int | None = None
         """Worker processes a full rebuild prepares notes in (``None``: by vault size and
         cores, see :func:`hoard.adapters.index.parallel.worker_count`; 0: none)."""
@@ -373,6 +375,8 @@ class Index:
                 cache.pop(p, None)
             for fs in changed:
                 cache[fs.path] = (fs.mtime_ns, fs.size)
+        if self.on_changed is not None:
+            self.on_changed([*removed, *(fs.path for fs in changed)])
         return SyncReport(added, updated, len(removed), failed)
 
     # -- small reads ---------------------------------------------------------------------------

@@ -155,6 +155,27 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX synthesis_sources_path ON synthesis_sources(path);
     """,
+    # 5: the bytes of every revision hoard wrote or saw saved outside, by SHA-256 (one row
+    # per content), and saves from outside that replaced an agent's write, with the owner's
+    # decision on each
+    """
+    CREATE TABLE kept_bytes(sha256 TEXT PRIMARY KEY, content BLOB NOT NULL);
+    CREATE TABLE clobbers(
+      event_id INTEGER PRIMARY KEY REFERENCES events(event_id),
+      path TEXT NOT NULL,
+      written TEXT NOT NULL,
+      written_by TEXT NOT NULL,
+      written_at REAL NOT NULL,
+      outside TEXT NOT NULL,
+      at REAL NOT NULL
+    );
+    CREATE TABLE clobber_decisions(
+      event_id INTEGER PRIMARY KEY REFERENCES clobbers(event_id),
+      decision TEXT NOT NULL,
+      caller TEXT NOT NULL,
+      at REAL NOT NULL
+    );
+    """,
 )
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.ledger import kept
 from hoard.adapters.ledger.records import Proposal, Records
 from hoard.adapters.vcs.git import Git, GitFailed
 from hoard.app.deps import Deps, no_paths
@@ -215,8 +216,8 @@ class WriteCore:
         commit: bool = True,
     ) -> None:
         """Preserve and record the intent (one durable transaction), replace, record the
-        outcome; under the caller's lock. ``commit=False``: sync applying a pull, which
-        moves the branch itself."""
+        outcome and keep the written bytes (one transaction); under the caller's lock.
+        ``commit=False``: sync applying a pull, which moves the branch itself."""
         after = revision_of(new)
         intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
         if current.raw is not None:
@@ -225,8 +226,8 @@ class WriteCore:
             atomic.replace(self.vault, rel, new, point, previous=current.raw, keep=self.keeper(rel))
         self.refresh(rel)
         failpoints.hit(f"{point}.indexed")
-        event = self.records.event(
-            tool, caller.name, rel, current.revision, after, "written", intent_id=intent
+        event = kept.record_written(
+            self.deps.ledger, tool, caller.name, rel, current.revision, new, intent
         )
         if commit:
             self.commit(tool, caller, [rel], [event])
@@ -313,6 +314,7 @@ class WriteCore:
             now = self.current(e.path).revision
             if now == e.after:
                 decision = "written" if e.after is not None else e.reason or "archived"
+                self._keep_current(e.path, now)
             elif now == e.before:
                 decision = "not_written"
             else:
@@ -329,6 +331,13 @@ class WriteCore:
             )
             done += 1
         return done
+
+    def _keep_current(self, rel: str, sha: str | None) -> None:
+        """Keep the bytes at ``rel`` when they are revision ``sha`` (a write a crash
+        interrupted after it landed)."""
+        raw = self.current(rel).raw
+        if sha is not None and raw is not None and revision_of(raw) == sha:
+            kept.keep_bytes(self.deps.ledger, raw)
 
 
 P = ParamSpec("P")

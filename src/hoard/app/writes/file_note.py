@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.ledger import kept
 from hoard.app.writes.common import add_index_line, encode_content, index_path_for, links_to
 from hoard.app.writes.core import WriteCore, attempted
 from hoard.core import gates
@@ -263,8 +264,12 @@ class FileNotes:
                 self.core.vault, rel, blobs[rel], f"txn.{role}", current.raw, self.core.keeper(rel)
             )
         self.core.refresh(rel)
-        return self.core.records.event(
-            tool, caller.name, rel, current.revision, f["new"], "written", txn
+        if f["new"] is None:
+            return self.core.records.event(
+                tool, caller.name, rel, current.revision, None, "written", txn
+            )
+        return kept.record_written(
+            self.core.deps.ledger, tool, caller.name, rel, current.revision, blobs[rel], None, txn
         )
 
     def recover(

@@ -8,6 +8,7 @@ import logging
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks
+from hoard.adapters.ledger import kept
 from hoard.adapters.ledger.records import Revision
 from hoard.app.deps import no_paths
 from hoard.app.writes.core import WriteCore, attempted
@@ -200,7 +201,7 @@ class Retirement:
         caller = caller or self.core.deps.owner
         gates.require_scope(caller, "read")
         if revision_id:
-            rev, content = self._visible_revision(revision_id, caller)
+            rev, content = self._visible_revision(revision_id, caller, kept_too=True)
             try:
                 text, encoding = content.decode("utf-8"), "utf-8"
             except UnicodeDecodeError:
@@ -226,12 +227,33 @@ class Retirement:
             ],
             truncated=more,
             next_offset=offset + HISTORY_PAGE if more else None,
+            kept=[
+                RevisionInfo(k.sha256, k.sha256, k.size, k.decision, k.caller, iso(k.at))
+                for k in kept.kept_of(self.core.deps.ledger, rel)
+            ],
         )
 
-    def _visible_revision(self, revision_id: str, caller: Caller) -> tuple[Revision, bytes]:
-        """A preserved revision, or, when it is of a note the caller may not see, the same
-        ``not_found`` as for a revision that does not exist (never its path)."""
+    def _visible_revision(
+        self, revision_id: str, caller: Caller, *, kept_too: bool = False
+    ) -> tuple[Revision, bytes]:
+        """A preserved revision (with ``kept_too``, also kept bytes by their SHA-256), or,
+        when it is of a note the caller may not see, the same ``not_found`` as for a
+        revision that does not exist (never its path)."""
+        if kept_too and (found := self._kept(revision_id, caller)) is not None:
+            return found
         rev, content = self.core.records.revision(revision_id)
         if not self.core.deps.access.can_see(rev.path, caller):
             raise NotFound(f"no preserved revision {revision_id!r}", revision_id=revision_id)
         return rev, content
+
+    def _kept(self, sha256: str, caller: Caller) -> tuple[Revision, bytes] | None:
+        """The kept bytes of revision ``sha256`` at a path the caller may see, if any."""
+        ledger = self.core.deps.ledger
+        content = kept.kept_bytes(ledger, sha256) if len(sha256) == 64 else None
+        if content is None:
+            return None
+        access = self.core.deps.access
+        for path in kept.paths_of(ledger, sha256):
+            if access.can_see(path, caller):
+                return Revision(sha256, path, sha256, len(content), "kept", "", 0.0), content
+        return None

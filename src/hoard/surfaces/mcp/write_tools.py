@@ -69,8 +69,9 @@ DESCRIPTIONS = {
     "removed. Lists the links that now dangle. Nothing is ever deleted.",
     "vault_restore": "Recreate a note from a preserved revision, byte for byte; never over an "
     "existing file.",
-    "vault_history": "A note's preserved revisions and write events, or one revision's exact "
-    "content with its sha256.",
+    "vault_history": "A note's preserved revisions, the revisions whose bytes are kept (hoard's "
+    "writes and saves from outside, in kept) and its events, or one revision's exact content "
+    "(by revision_id, or by a kept revision's sha256).",
 }
 
 
@@ -186,7 +187,8 @@ def register_retire_tools(mcp: ToolHost) -> None:
             str | None, Field(description="A note: its preserved revisions and events.")
         ] = None,
         revision_id: Annotated[
-            str | None, Field(description="One revision: its exact content and sha256.")
+            str | None,
+            Field(description="One revision (an id, or a kept sha256): its exact content."),
         ] = None,
         offset: Annotated[
             int, Field(ge=0, description="Skip this many newest events (next_offset).")
