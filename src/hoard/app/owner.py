@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from hoard.adapters.index import facets
-from hoard.adapters.ledger import activity
+from hoard.adapters.ledger import activity, kept
 from hoard.adapters.ledger.activity import ArchivedRow
 from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
@@ -83,7 +83,8 @@ class OwnerDesk:
     def pending_count(self) -> int:
         now = time.time()
         proposals = [p for p in self.records.pending_proposals() if p.expires_at > now]
-        return len(proposals) + len(self.requests())
+        clobbers = kept.open_clobbers(self.deps.ledger)
+        return len(proposals) + len(self.requests()) + len(clobbers)
 
     def stale_proposals(self) -> dict[str, str]:
         """Pending proposals that can no longer be confirmed because their note changed (or

@@ -68,14 +68,16 @@ def archived_revisions(ledger: Ledger, limit: int = 500) -> list[ArchivedRow]:
 
 
 def change_stamp(ledger: Ledger) -> str:
-    """A short string that changes whenever an event, proposal, decision, access request or
-    grant is recorded (a few index lookups)."""
+    """A short string that changes whenever an event, proposal, decision (of a proposal or
+    of an outside save over a write), access request or grant is recorded (a few index
+    lookups)."""
     sql = (
         "SELECT (SELECT ifnull(max(event_id), 0) FROM events), "
         "(SELECT count(*) FROM proposals), (SELECT count(*) FROM proposal_decisions), "
         "(SELECT count(*) FROM access_requests), "
         "(SELECT count(*) FROM access_requests WHERE decision IS NOT NULL), "
-        "(SELECT count(*) FROM grants), (SELECT count(*) FROM grants WHERE revoked_at IS NOT NULL)"
+        "(SELECT count(*) FROM grants), (SELECT count(*) FROM grants WHERE revoked_at IS NOT NULL),"
+        " (SELECT count(*) FROM clobber_decisions)"
     )
     with ledger.read() as conn:
         row = conn.execute(sql).fetchone()

@@ -1,6 +1,7 @@
-"""The inbox: pending proposals (caller, age, expiry, diff) with confirm and reject, and
-pending access requests with approve-for-N-minutes and deny. A failed confirm shows the
-re-run gates' refusal."""
+"""The inbox: pending proposals (caller, age, expiry, diff) with confirm and reject, saves
+from outside that replaced an agent's write (both versions, restore the agent's or dismiss),
+and pending access requests with approve-for-N-minutes and deny. A failed confirm or restore
+shows the re-run gates' refusal."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ def _lists(request: Request, **extra: Any) -> dict[str, Any]:
         "proposals": proposals,
         "requests": web.desk.requests(),
         "conflicts": [c for c in web.hoard.sync.conflicts() if web.may_show(c.path)],
+        "clobbers": [
+            c for c in web.hoard.clobbers.open(caller_of(request)) if web.may_show(c.path)
+        ],
         "stale": web.desk.stale_proposals(),
         "minutes": DEFAULT_GRANT_MINUTES,
         **extra,
@@ -108,6 +112,36 @@ async def deny(request: Request) -> Response:
     return _answer(request, done=f"Denied access request {rid}.")
 
 
+def _event_id(request: Request) -> int:
+    try:
+        return int(request.path_params["event_id"])
+    except ValueError as exc:
+        raise InvalidArgument("not an inbox item") from exc
+
+
+async def restore_write(request: Request) -> Response:
+    """Write the agent's version back over the outside save (through every write gate)."""
+    web = web_of(request)
+    try:
+        result = web.hoard.clobbers.restore(_event_id(request), caller_of(request))
+    except HoardError as exc:
+        refusal = {"what": "Restoring the agent's version", **exc.to_object()}
+        return _answer(request, refusal=refusal)
+    if result.status != "written":
+        return _answer(request, done=f"Restoring {result.path}: {result.status}.")
+    return _answer(request, done=f"Restored the agent's version of {result.path}.")
+
+
+async def dismiss_clobber(request: Request) -> Response:
+    """Keep the outside save; both versions stay in the note's history."""
+    web = web_of(request)
+    try:
+        web.hoard.clobbers.dismiss(_event_id(request), caller_of(request))
+    except HoardError as exc:
+        return _answer(request, refusal={"what": "Dismissing the item", **exc.to_object()})
+    return _answer(request, done="Kept the outside save; both versions stay in its history.")
+
+
 async def badge(request: Request) -> Response:
     return page(request, "_badge.html")
 
@@ -119,4 +153,6 @@ ROUTES = [
     Route("/inbox/reject/{proposal_id}", reject, methods=["POST"]),
     Route("/inbox/approve/{request_id}", approve, methods=["POST"]),
     Route("/inbox/deny/{request_id}", deny, methods=["POST"]),
+    Route("/inbox/outside/{event_id}/restore", restore_write, methods=["POST"]),
+    Route("/inbox/outside/{event_id}/dismiss", dismiss_clobber, methods=["POST"]),
 ]
