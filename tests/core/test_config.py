@@ -37,7 +37,7 @@ def test_an_empty_config_is_all_defaults() -> None:
     assert cfg.search.prefix_min_length == 4
     assert (cfg.search.typo_min_length, cfg.search.typo_two_edits_length) == (4, 8)
     assert cfg.limits.read_max_bytes == 256 * 1024
-    assert cfg.proposals.ttl_seconds == 900
+    assert cfg.proposals.ttl_seconds == 7 * 86400
     assert cfg.rerank.enabled is False
 
 
@@ -212,7 +212,7 @@ def test_config_docs_show_defaults_as_toml() -> None:
     assert '| `private` | `["personal-notes/**"]` |' in docs
     assert "| `contract.tags_min` | `2` |" in docs
     assert "| `search.typo` | `true` |" in docs
-    assert "| `proposals.ttl_seconds` | `900` |" in docs
+    assert "| `proposals.ttl_seconds` | `604800` |" in docs
 
 
 def test_every_schema_key_is_a_field_with_a_default() -> None:

@@ -4,12 +4,11 @@ Everything here is for the vault owner (a signed-in web session), never for an a
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from hoard.adapters.index import facets
 from hoard.adapters.ledger import activity, kept
-from hoard.adapters.ledger.activity import ArchivedRow
+from hoard.adapters.ledger.activity import ArchivedRow, ExpiredProposal
 from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
 from hoard.app.callers import CallerFile
@@ -18,6 +17,9 @@ from hoard.core import gates
 from hoard.core.errors import Conflict, Exists, NotFound
 from hoard.core.gates import Current
 from hoard.core.policy import Grant
+
+EXPIRED_SHOWN_SECONDS = 7 * 86400
+"""How long the inbox keeps showing a proposal that expired unanswered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +82,13 @@ class OwnerDesk:
     def deny(self, request_id: str) -> None:
         activity.deny_request(self.deps.ledger, request_id)
 
+    def expired_proposals(self) -> list[ExpiredProposal]:
+        """Proposals that expired unanswered in the last seven days, so none vanishes silently
+        (the surface still hides the ones whose path the owner's session may not show)."""
+        return activity.recently_expired(self.deps.ledger, EXPIRED_SHOWN_SECONDS)
+
     def pending_count(self) -> int:
-        now = time.time()
+        now = self.deps.ledger.clock()
         proposals = [p for p in self.records.pending_proposals() if p.expires_at > now]
         clobbers = kept.open_clobbers(self.deps.ledger)
         return len(proposals) + len(self.requests()) + len(clobbers)

@@ -86,7 +86,7 @@ class LimitsConfig:
 
 @dataclass(frozen=True, slots=True)
 class ProposalsConfig:
-    ttl_seconds: int = 900
+    ttl_seconds: int = 7 * 86400
 
 
 @dataclass(frozen=True, slots=True)

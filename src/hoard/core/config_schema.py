@@ -219,7 +219,9 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
     "proposals": {
         "ttl_seconds": (
             _int(10, 30 * 86400),
-            "How long a write proposal waits for confirmation (used once governed writes land).",
+            "How long a write proposal waits for a person to confirm or reject it, in seconds "
+            "(default 7 days). One that expires unanswered stays in the web inbox, greyed, "
+            "for 7 more days.",
         ),
     },
     "writes": {

@@ -93,7 +93,7 @@ def test_pending_proposals_are_listed_with_their_diff(hoard: Hoard, proposal) ->
     )
     assert p.diff == proposal.diff
     assert p.expires_at == proposal.expires_at
-    assert (when(p.expires_at) - when(p.created_at)).total_seconds() == 900
+    assert (when(p.expires_at) - when(p.created_at)).total_seconds() == 7 * 86400
 
 
 def test_confirm_applies_the_proposal_exactly(hoard: Hoard, lamp, proposal, vault) -> None:

@@ -101,3 +101,24 @@ def test_a_stale_proposal_says_why_and_offers_only_reject(owner_page: Any, site:
     page.wait_for_selector(f"#proposal-{pid}", state="detached")
     assert "Rejected the write of life/svickova-recipe.md" in page.inner_text("#outcome")
     assert disk.read_text(encoding="utf-8") == changed
+
+
+def test_a_proposal_that_expired_unanswered_is_shown_greyed_with_its_author_and_no_confirm(
+    owner_page: Any, site: Site
+) -> None:
+    ledger = site.hoard.deps.ledger
+    eight_days = 8 * 86400
+    ledger.clock = lambda: time.time() - eight_days  # proposed 8 days ago: expired yesterday
+    try:
+        pid = _propose_edit(site, "life/danish-tax-notes.md", "Proposed and never answered.")
+    finally:
+        ledger.clock = time.time
+    page = owner_page
+    page.goto(f"{site.url}/inbox")
+    card = page.locator(f"#expired-{pid}")
+    card.wait_for()
+    assert f"#proposal-{pid}" not in page.content()
+    assert "by agent" in card.inner_text()
+    assert "life/danish-tax-notes.md" in card.inner_text()
+    assert card.locator("button").count() == 0
+    assert float(card.evaluate("e => getComputedStyle(e).opacity")) < 1

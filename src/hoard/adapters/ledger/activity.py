@@ -1,5 +1,6 @@
 """What the owner's desk reads from the ledger across all notes: recent events (filtered),
-archived notes, a cheap change stamp for live pages, and denying an access request."""
+archived notes, proposals that expired unanswered, a cheap change stamp for live pages, and
+denying an access request."""
 
 from __future__ import annotations
 
@@ -18,6 +19,34 @@ class ArchivedRow:
     reason: str
     caller: str
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiredProposal:
+    proposal_id: str
+    caller: str
+    tool: str
+    path: str
+    diff: str
+    created_at: float
+    expires_at: float
+
+
+def recently_expired(
+    ledger: Ledger, within_seconds: float, limit: int = 200
+) -> list[ExpiredProposal]:
+    """Proposals nobody confirmed or rejected that expired in the last ``within_seconds`` by
+    the ledger's clock, the most recently expired first."""
+    now = ledger.clock()
+    sql = (
+        "SELECT p.proposal_id, p.caller, p.tool, p.path, p.diff, p.created_at, p.expires_at "
+        "FROM proposals p LEFT JOIN proposal_decisions d USING(proposal_id) "
+        "WHERE d.decision IS NULL AND p.expires_at <= ? AND p.expires_at > ? "
+        "ORDER BY p.expires_at DESC LIMIT ?"
+    )
+    with ledger.read() as conn:
+        rows = conn.execute(sql, (now, now - within_seconds, limit)).fetchall()
+    return [ExpiredProposal(*r) for r in rows]
 
 
 def recent_events(

@@ -215,7 +215,7 @@ class Records:
         diff: str,
         ttl_seconds: int,
     ) -> Proposal:
-        now = time.time()
+        now = self.ledger.clock()
         p = Proposal(
             new_id(8),
             caller,
@@ -282,7 +282,7 @@ class Records:
         return self._proposal(row)
 
     def pending_proposals(self, now: float | None = None) -> list[Proposal]:
-        now = time.time() if now is None else now
+        now = self.ledger.clock() if now is None else now
         with self.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT p.proposal_id, p.caller, p.tool, p.path, p.content, p.expected_revision,"

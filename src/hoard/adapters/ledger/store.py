@@ -14,7 +14,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -207,6 +207,8 @@ class _Reader:
 class Ledger:
     def __init__(self, path: Path) -> None:
         self.path = path
+        # When proposals are made and when they expire are read from this clock.
+        self.clock: Callable[[], float] = time.time
         self._lock = threading.RLock()
         self._local = threading.local()
         # Weak, so a worker thread's reader closes when the thread ends (thread pools churn).

@@ -10,7 +10,6 @@ ever deleted: archiving preserves the exact bytes first and only then unlinks.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -144,7 +143,7 @@ class WritePath:
             raise ProposalNotFound(
                 f"proposal {proposal_id!r} was already {p.decision}", proposal_id=proposal_id
             )
-        if p.expires_at <= time.time():
+        if p.expires_at <= self.records.ledger.clock():
             raise ProposalExpired(
                 f"proposal {proposal_id!r} expired at {iso(p.expires_at)}", proposal_id=proposal_id
             )

@@ -1,7 +1,8 @@
-"""The inbox: pending proposals (caller, age, expiry, diff) with confirm and reject, saves
-from outside that replaced an agent's write (both versions, restore the agent's or dismiss),
-and pending access requests with approve-for-N-minutes and deny. A failed confirm or restore
-shows the re-run gates' refusal."""
+"""The inbox: pending proposals (caller, age, expiry, diff) with confirm and reject, the ones
+that expired unanswered in the last week (greyed, nothing to do), saves from outside that
+replaced an agent's write (both versions, restore the agent's or dismiss), and pending access
+requests with approve-for-N-minutes and deny. A failed confirm or restore shows the re-run
+gates' refusal."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ def _lists(request: Request, **extra: Any) -> dict[str, Any]:
             c for c in web.hoard.clobbers.open(caller_of(request)) if web.may_show(c.path)
         ],
         "stale": web.desk.stale_proposals(),
+        "expired": [p for p in web.desk.expired_proposals() if web.may_show(p.path)],
         "minutes": DEFAULT_GRANT_MINUTES,
         **extra,
     }
