@@ -4,6 +4,8 @@ Everything here is for the vault owner (a signed-in web session), never for an a
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from dataclasses import dataclass
 
 from hoard.adapters.index import facets
@@ -119,8 +121,12 @@ class OwnerDesk:
         return out
 
     def stamp(self) -> str:
-        """Changes whenever the ledger records anything the owner's pages show."""
-        return activity.change_stamp(self.deps.ledger)
+        """Changes whenever the ledger records anything the owner's pages show, and whenever
+        the index takes in notes changed outside hoard (another editor, a ``git pull``): the
+        watcher applies those as they happen; without it, this runs the stat walk."""
+        with contextlib.suppress(sqlite3.DatabaseError):
+            self.deps.ensure_fresh()
+        return f"{activity.change_stamp(self.deps.ledger)}-{self.deps.index.generation}"
 
     # -- activity ----------------------------------------------------------------------------
 

@@ -157,13 +157,16 @@ async def disk_status(request: Request) -> Response:
     now = web.hoard.read(path, caller=caller_of(request)).revision if size is not None else None
     if now == loaded:
         return HTMLResponse("")
-    text = (
-        "This note was removed on disk since you opened it."
-        if now is None
-        else "This note changed on disk since you opened it. Your text is kept; saving will "
-        "show both versions."
+    if now is None:
+        return HTMLResponse(
+            '<p class="warn" role="status">This note was removed on disk since you opened it.</p>'
+        )
+    return HTMLResponse(
+        '<p class="warn" role="status" id="changed-on-disk">This note changed on disk since '
+        "you opened it. Your text is kept. "
+        '<button type="submit" class="ghost" id="show-both">Compare with the disk version'
+        "</button> (nothing is written while they differ)</p>"
     )
-    return HTMLResponse(f'<p class="warn" role="status">{text}</p>')
 
 
 async def archive_page(request: Request) -> Response:

@@ -1,7 +1,7 @@
 """Live updates by polling with ``ETag``: ``/live`` answers 304 while nothing changed and
 the new stamp when the ledger recorded a write, a proposal, a decision, an access request
-or a grant. The page script then fires ``hoard:changed`` and the parts that listen reload;
-an open editor's text is never replaced."""
+or a grant, or the index took in a note changed outside hoard. The page script then fires
+``hoard:changed`` and the parts that listen reload; an open editor's text is never replaced."""
 
 from __future__ import annotations
 
