@@ -16,9 +16,9 @@ from hoard.adapters.ledger.store import AccessRequest
 from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.core import gates
-from hoard.core.errors import Conflict, Exists, NotFound
+from hoard.core.errors import Conflict, Exists, InvalidArgument, NotFound
 from hoard.core.gates import Current
-from hoard.core.policy import Grant
+from hoard.core.policy import LOCAL_DEFAULT, Grant
 
 EXPIRED_SHOWN_SECONDS = 7 * 86400
 """How long the inbox keeps showing a proposal that expired unanswered."""
@@ -69,7 +69,21 @@ class OwnerDesk:
     def grants(self) -> list[Grant]:
         return self.deps.ledger.active_grants()
 
+    def known_callers(self) -> list[str]:
+        """The callers a grant can name: the tokens file's (OAuth clients are entries there
+        too) and the local stdio caller."""
+        names = [e.name for e in self.tokens.entries()]
+        return names if LOCAL_DEFAULT.name in names else [*names, LOCAL_DEFAULT.name]
+
     def add_grant(self, caller: str, glob: str, minutes: float) -> Grant:
+        """A grant to a caller this vault knows; a name nobody holds is refused (a typo
+        would otherwise grant nothing, silently, or later grant a caller made with it)."""
+        if caller not in self.known_callers():
+            raise InvalidArgument(
+                f"There is no caller named {caller!r}, so nothing was granted: pick one from "
+                "the list, or add the caller first.",
+                caller=caller,
+            )
         return self.deps.ledger.add_grant(caller, glob, minutes)
 
     def revoke_grant(self, grant_id: str) -> None:

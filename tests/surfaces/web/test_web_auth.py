@@ -103,7 +103,9 @@ def test_a_revoked_session_signs_nobody_in(site: Site) -> None:
         sessions = site.hoard.owner_tools(site.tokens)[0]
         mine = max(sessions.active(), key=lambda s: s.created_at)
         csrf = csrf_of(c)
-        r = c.post(f"/access/sessions/{mine.session_id}/revoke", data={"csrf": csrf})
+        r = c.post(
+            f"/access/sessions/{mine.session_id}/revoke", data={"csrf": csrf, "confirmed": "yes"}
+        )
         assert r.status_code == 200
         assert c.get("/inbox").status_code == 303
 

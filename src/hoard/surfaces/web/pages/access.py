@@ -1,9 +1,12 @@
 """Access: callers (scopes, write mode; add a token shown once; revoke), active grants
-(expiry; revoke), web sessions (revoke), the private and protected globs."""
+(expiry; revoke; a new one names a caller from the list), web sessions (revoke), the private
+and protected globs. Revoking a caller or a session asks first: the first press shows what
+it will end and a second button does it (no script, no browser dialog)."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -22,6 +25,7 @@ def _page(request: Request, status: int = 200, **extra: Any) -> Response:
         "access.html",
         status,
         callers=web.desk.callers(),
+        known_callers=web.desk.known_callers(),
         grants=web.desk.grants(),
         sessions=web.sessions.active(),
         this_session=session_of(request).row.session_id,
@@ -53,9 +57,26 @@ async def add_caller(request: Request) -> Response:
     return _page(request, new_token={"name": info.name, "token": token})
 
 
+async def _confirmed(request: Request) -> bool:
+    """Whether this revoke is the second press (the one on the question)."""
+    return (await request.form()).get("confirmed") == "yes"
+
+
 async def revoke_caller(request: Request) -> Response:
+    name = request.path_params["name"]
+    if not await _confirmed(request):
+        return _page(
+            request,
+            ask={
+                "question": f"Revoke the caller {name}?",
+                "consequence": "Its token stops working at once, for every agent using it, "
+                "and so do the sessions and OAuth tokens it opened. This cannot be undone: "
+                "a new token means adding the caller again.",
+                "action": f"/access/callers/{quote(name, safe='')}/revoke",
+            },
+        )
     try:
-        web_of(request).desk.revoke_caller(request.path_params["name"])
+        web_of(request).desk.revoke_caller(name)
     except HoardError as exc:
         return _page(request, exc.http_status, problem=exc.to_object())
     return _page(request, done=f"revoked caller {request.path_params['name']}")
@@ -84,6 +105,19 @@ async def revoke_grant(request: Request) -> Response:
 
 
 async def revoke_session(request: Request) -> Response:
+    sid = request.path_params["session_id"]
+    if not await _confirmed(request):
+        this = sid == session_of(request).row.session_id
+        return _page(
+            request,
+            ask={
+                "question": f"Sign out the session {sid}?",
+                "consequence": "This is the session you are using: you will be signed out."
+                if this
+                else "That browser is signed out at once.",
+                "action": f"/access/sessions/{quote(sid, safe='')}/revoke",
+            },
+        )
     try:
         web_of(request).sessions.revoke(request.path_params["session_id"])
     except HoardError as exc:
