@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve test lint typecheck unit unit-slow install bench bench-core bench-web scale quality clean \
+.PHONY: serve signin-link test lint typecheck unit unit-slow install bench bench-core bench-web scale quality clean \
 	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
@@ -58,6 +58,11 @@ serve: install
 	    --tokens $(STATE)/tokens.json > $(STATE)/demo-token; fi
 	$(BIN)/hoard serve --vault $(VAULT) --state-dir $(STATE)/state --tokens $(STATE)/tokens.json \
 	  --http $(HTTP) --demo-token-file $(STATE)/demo-token $(ARGS)
+
+# A fresh one-time sign-in link for the web app `make serve` is running (no restart).
+signin-link: install
+	@$(BIN)/hoard signin-link --vault $(VAULT) --state-dir $(STATE)/state \
+	  --tokens $(STATE)/tokens.json --http $(HTTP)
 
 lint: install
 	$(BIN)/ruff check src tests bench

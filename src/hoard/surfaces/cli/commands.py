@@ -33,6 +33,7 @@ from hoard.surfaces.cli import (
     mcp_config,
     orient,
     reads,
+    signin,
     similar,
     sync,
     writes,
@@ -50,6 +51,7 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
     (similar.COMMANDS, similar.run),
     (orient.COMMANDS, orient.run),
     (sync.COMMANDS, sync.run),
+    (signin.COMMANDS, signin.run),
 )
 
 #: The modules of the commands that load a heavy stack, by command, each with a
@@ -92,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     similar.add_parsers(sub)
     orient.add_parsers(sub)
     sync.add_parsers(sub)
+    signin.add_parsers(sub)
     return parser
 
 
