@@ -170,6 +170,11 @@ class OwnerDesk:
         self.deps.ensure_fresh()
         return facets.notes_tagged(self.deps.index.reader(), tag)
 
+    def titles(self, paths: list[str]) -> dict[str, str]:
+        """The indexed title of each of ``paths`` that is a note with one."""
+        self.deps.ensure_fresh()
+        return facets.titles_of(self.deps.index.reader(), paths)
+
     def recent(self, limit: int = 30) -> list[tuple[str, str, int]]:
         self.deps.ensure_fresh()
         return facets.recent_notes(self.deps.index.reader(), limit)

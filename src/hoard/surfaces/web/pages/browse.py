@@ -1,4 +1,6 @@
-"""Browse: the folder tree from the live filesystem, tags with counts, recent changes."""
+"""Browse: the folder tree from the live filesystem (notes by title; the vault's
+``hoard.toml`` and dot-files such as ``.git`` or ``.obsidian`` left out), tags with counts,
+recent changes."""
 
 from __future__ import annotations
 
@@ -6,7 +8,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from hoard.core.config import CONFIG_NAME
 from hoard.surfaces.web.context import caller_of, page, web_of
+
+
+def _shown_in_browse(path: str) -> bool:
+    """Not the vault's own configuration, and no dot-file or dot-folder."""
+    return path != CONFIG_NAME and not path.rpartition("/")[2].startswith(".")
 
 
 async def browse_page(request: Request) -> Response:
@@ -16,8 +24,10 @@ async def browse_page(request: Request) -> Response:
     entries = [
         e
         for e in listing.entries
-        if web.may_show(e.path if e.kind != "folder" else e.path + "/x.md")
+        if _shown_in_browse(e.path)
+        and web.may_show(e.path if e.kind != "folder" else e.path + "/x.md")
     ]
+    titles = web.desk.titles([e.path for e in entries if e.kind == "note"])
     parts = folder.split("/") if folder else []
     crumbs = [("/".join(parts[: i + 1]), p) for i, p in enumerate(parts)]
     return page(
@@ -26,6 +36,7 @@ async def browse_page(request: Request) -> Response:
         folder=folder,
         crumbs=crumbs,
         entries=entries,
+        titles=titles,
         truncated=listing.truncated,
         tags=web.desk.tags()[:100],
         recent=[r for r in web.desk.recent(20) if web.may_show(r[0])],
