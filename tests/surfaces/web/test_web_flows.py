@@ -251,3 +251,20 @@ def test_as_you_type_search_asks_once_per_new_text_from_the_first_character(
     with page.expect_request("**/search/results?q=wi*"):
         page.press("#q", "Enter")
     page.wait_for_selector("ol.results li")
+
+
+def test_the_search_address_stays_on_the_search_page_and_reopens_the_results(
+    owner_page: Any, site: Site
+) -> None:
+    page = owner_page
+    page.goto(f"{site.url}/")
+    page.type("#q", "hue", delay=30)
+    page.wait_for_url(f"{site.url}/?q=hue")
+    page.wait_for_selector("ol.results li")
+    page.select_option("select[name=folder]", "tech")
+    page.wait_for_url(f"{site.url}/?q=hue&folder=tech")
+    page.reload()
+    page.wait_for_selector("ol.results li")
+    assert page.input_value("#q") == "hue"
+    assert page.locator("select[name=folder]").input_value() == "tech"
+    assert page.locator("ol.results a[href='/n/tech/hue-bridge.md']").count() >= 1

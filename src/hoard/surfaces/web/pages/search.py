@@ -4,6 +4,7 @@ palette's suggestions."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -62,11 +63,21 @@ async def search_page(request: Request) -> Response:
     return page(request, "search.html", folders=_folders(request), **ctx)
 
 
+def page_url(request: Request) -> str:
+    """The search page's own address for these results (``/?q=...``, empty fields left
+    out), which the browser's address bar shows and a reload or a bookmark opens."""
+    query = urlencode([(k, v) for k, v in request.query_params.multi_items() if v.strip()])
+    return f"/?{query}" if query else "/"
+
+
 async def search_results(request: Request) -> Response:
-    """The results alone for htmx; the whole page when the URL is opened (deep links)."""
+    """The results alone for htmx, telling the browser to show the search page's address;
+    the whole page when the URL is opened."""
     if not is_fragment(request):
         return await search_page(request)
-    return page(request, "_results.html", **_search(request, 20))
+    response = page(request, "_results.html", **_search(request, 20))
+    response.headers["HX-Replace-Url"] = page_url(request)
+    return response
 
 
 async def palette(request: Request) -> Response:
