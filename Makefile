@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve signin-link test lint typecheck unit unit-slow install bench bench-core bench-web scale quality clean \
+.PHONY: serve signin-link install-user test lint typecheck unit unit-slow install bench bench-core bench-web scale quality clean \
 	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
@@ -15,6 +15,24 @@ $(BIN)/hoard: pyproject.toml
 	@touch $(BIN)/hoard
 
 install: $(BIN)/hoard
+
+# hoard for your user, apart from any checkout: a virtual environment of its own under
+# HOARD_HOME and a link to its `hoard` in HOARD_BIN_DIR, which a desktop MCP client can start
+# by its absolute path. It works where `pip install --user .` is refused (Debian 12, Ubuntu
+# 23.04 and later: PEP 668, externally-managed-environment) and on macOS; run it again to
+# upgrade. HOARD_SOURCE (default: this checkout) and PIP_ARGS are passed to pip.
+HOARD_HOME    ?= $(HOME)/.local/share/hoard
+HOARD_BIN_DIR ?= $(HOME)/.local/bin
+HOARD_SOURCE  ?= .
+PIP_ARGS      ?=
+install-user:
+	$(PYTHON) -m venv --clear $(HOARD_HOME)/venv
+	$(HOARD_HOME)/venv/bin/python -m pip install --quiet $(PIP_ARGS) $(HOARD_SOURCE)
+	@mkdir -p $(HOARD_BIN_DIR)
+	ln -sfn $(HOARD_HOME)/venv/bin/hoard $(HOARD_BIN_DIR)/hoard
+	@echo "hoard is at $(HOARD_BIN_DIR)/hoard ($$($(HOARD_BIN_DIR)/hoard --version))"
+	@case ":$$PATH:" in *":$(HOARD_BIN_DIR):"*) ;; \
+	  *) echo "$(HOARD_BIN_DIR) is not on your PATH: add it (or name hoard by that path)";; esac
 
 # Semantic search (`[semantic] enabled = true`): the runtime libraries (numpy,
 # tokenizers, onnxruntime, onnx) and the model package. The model package is installed
