@@ -291,6 +291,29 @@ def test_a_result_over_one_mebibyte_is_refused(sandbox: Sandbox) -> None:
     assert len(near.result) == 1000 * 1000
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        "return 'x'.repeat(12 * 1024 * 1024);",
+        "return Array(1000000).fill('abcdefgh');",
+        "return {a: 'é'.repeat(600 * 1000), b: [{k: 'y'.repeat(300 * 1000)}]};",
+        "return {toJSON() { return 'z'.repeat(3 * 1024 * 1024); }};",
+    ],
+    ids=["twelve-mebibyte-string", "a-million-strings", "nested-non-ascii", "to-json"],
+)
+def test_a_result_too_large_to_stringify_is_refused_as_result_size_not_memory(
+    sandbox: Sandbox, code: str
+) -> None:
+    with pytest.raises(SandboxLimit) as exc:
+        sandbox.run(code, lambda t, a: None)
+    assert limit_of(exc) == "result_size"
+    assert sandbox.run("return [1, {a: 'b'}, 'c'];", lambda t, a: None).result == [
+        1,
+        {"a": "b"},
+        "c",
+    ]
+
+
 def test_logs_are_cut_at_sixty_four_kibibytes_with_a_marker(sandbox: Sandbox) -> None:
     out = sandbox.run(
         "for (let i = 0; i < 10000; i++) console.log('line ' + i + ' ' + 'y'.repeat(50));"

@@ -59,8 +59,25 @@ BOOTSTRAP = r"""
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
   const StringCtor = String;
+  const isArray = Array.isArray;
   const MAX_ARG = __MAX_ARG__;
   const MAX_LOG = __MAX_LOG__;
+  const MAX_RESULT = __MAX_RESULT__;
+  const TOO_LARGE = {};
+  // Stringify the return value keeping a lower bound of its UTF-8 size (a UTF-16 unit is at
+  // least one byte): a result over the limit stops once that is certain, before memory runs out.
+  const bounded = (value) => {
+    let size = 0;
+    const measure = function (key, v) {
+      if (typeof v === "string") size += v.length + 2;
+      else if (v === undefined || typeof v === "function" || typeof v === "symbol") return v;
+      else size += 1;
+      if (key !== "" && !isArray(this)) size += key.length + 3;
+      if (size > MAX_RESULT) throw TOO_LARGE;
+      return v;
+    };
+    return stringify(value, measure);
+  };
   delete globalThis.__hoard_host;
   delete globalThis.__hoard_log;
   // No high-resolution clock (timing probes); Date stays, it is ordinary data.
@@ -108,10 +125,11 @@ BOOTSTRAP = r"""
       (value) => {
         state.done = true;
         try {
-          const text = stringify(value === undefined ? null : value);
+          const text = bounded(value === undefined ? null : value);
           state.result = text === undefined ? "null" : text;
         } catch (e) {
           state.error = true;
+          state.toolarge = e === TOO_LARGE;
           state.message = "the return value is not JSON-serialisable: " + StringCtor(e);
         }
       },
@@ -216,26 +234,18 @@ def clamp_line(line: int | None, code: str) -> int | None:
     return max(1, min(line, last))
 
 
+LIMIT_TEXT = {"memory": "the script ran out of memory", "stack": "the script overflowed its stack"}
+
+
 def error_reply(message: str, line: int | None, limit: str | None, logs: Logs) -> dict[str, Any]:
-    if limit is not None:
-        text = {
-            "memory": "the script ran out of memory",
-            "stack": "the script overflowed its stack",
-        }
-        return {
-            "type": "error",
-            "error": "sandbox_limit",
-            "limit": limit,
-            "message": f"{text.get(limit, limit)} ({message.strip().splitlines()[0][:200]})"
-            if message.strip() not in ("", "null")
-            else text.get(limit, limit),
-            "line": line,
-            "logs": logs.lines,
-        }
+    """A refused script: ``sandbox_limit`` naming the ``limit`` it hit, else ``sandbox_error``."""
+    text, first = LIMIT_TEXT.get(limit or ""), message.strip()
+    if text is not None:
+        message = f"{text} ({first.splitlines()[0][:200]})" if first not in ("", "null") else text
     return {
         "type": "error",
-        "error": "sandbox_error",
-        "limit": None,
+        "error": "sandbox_error" if limit is None else "sandbox_limit",
+        "limit": limit,
         "message": message,
         "line": line,
         "logs": logs.lines,
@@ -265,8 +275,10 @@ def _new_context(job: dict[str, Any], chan: Channel, logs: Logs) -> tuple[Any, A
 
     ctx.add_callable("__hoard_host", host)
     ctx.add_callable("__hoard_log", hostlog)
-    boot = BOOTSTRAP.replace("__MAX_ARG__", str(int(job["max_arg"]))).replace(
-        "__MAX_LOG__", str(int(job["max_logs"]))
+    boot = (
+        BOOTSTRAP.replace("__MAX_ARG__", str(int(job["max_arg"])))
+        .replace("__MAX_LOG__", str(int(job["max_logs"])))
+        .replace("__MAX_RESULT__", str(int(job["max_result"])))
     )
     ctx.eval("\n" * BOOT_OFFSET + boot)
     # Taken before the script runs, so a script that rebinds the globals changes nothing.
@@ -292,6 +304,9 @@ def _settled_reply(
             None,
             logs,
         )
+    too_large = f"the result is larger than {max_result} bytes"
+    if state("toolarge"):
+        return error_reply(too_large, None, "result_size", logs)
     if state("error"):
         name = str(state("name") or "")
         message = str(state("message") or "")
@@ -305,14 +320,7 @@ def _settled_reply(
         return error_reply(full, line_of(stack), limit, logs)
     result = str(state("result"))
     if len(result.encode("utf-8")) > max_result:
-        return {
-            "type": "error",
-            "error": "sandbox_limit",
-            "limit": "result_size",
-            "message": f"the result is larger than {max_result} bytes",
-            "line": None,
-            "logs": logs.lines,
-        }
+        return error_reply(too_large, None, "result_size", logs)
     return {"type": "done", "result": result, "logs": logs.lines}
 
 
