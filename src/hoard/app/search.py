@@ -124,7 +124,7 @@ class SearchFlow:
         req = self._request(args, fetch + offset, allowed, flt, side)
         outcome, error, blended = self._blended(req)
         contested = is_contested(outcome.hits)
-        step = self._rerank_step(reranker, args, contested, outcome)
+        step = self._rerank_step(reranker, args, contested, outcome, caller)
         hits = self._with_synthesis_warnings(step.hits[offset : offset + args.limit], caller)
         return SearchResult(
             query=args.query,
@@ -132,7 +132,7 @@ class SearchFlow:
             error=error or step.error or outcome.error,
             contested=contested,
             reranked=step.reranked,
-            hidden_protected=outcome.hidden,
+            hidden_protected=outcome.hidden + step.dropped,
             took_ms=round((time.perf_counter() - t0) * 1000, 3),
             results=hits,
             warnings=capped
@@ -162,7 +162,12 @@ class SearchFlow:
         )
 
     def _rerank_step(
-        self, reranker: Reranker | None, args: SearchArgs, contested: bool, outcome: SearchOutcome
+        self,
+        reranker: Reranker | None,
+        args: SearchArgs,
+        contested: bool,
+        outcome: SearchOutcome,
+        caller: Caller,
     ) -> Step:
         return rerank_step(
             reranker,
@@ -174,6 +179,7 @@ class SearchFlow:
             outcome.hits,
             self.deps.config.rerank.shortlist,
             self.deps.access.is_private,
+            lambda: self.deps.access.visibility(caller),
         )
 
     def _blended(self, req: SearchRequest) -> tuple[SearchOutcome, str | None, bool]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from hoard.adapters.search.rerank import MAX_TEXT_CHARS, Reranker, RerankFailed, rerank_shortlist
+from hoard.app.access import Visible
 from hoard.core.models import SearchHit
 from hoard.core.result_warnings import RerankUnavailableWarning, ResultWarning
 
@@ -77,6 +78,16 @@ class Step:
     reranked: bool = False
     error: str | None = None
     warnings: list[ResultWarning] = field(default_factory=list)
+    dropped: int = 0
+    """Hits the caller could see when the search began but no longer can (a grant expired
+    during the request): left out of the page and never sent to the model."""
+
+
+def still_seen(hits: list[SearchHit], visibility_now: Visible | None) -> list[SearchHit]:
+    """The hits the caller may still see, by visibility decided at this moment."""
+    if visibility_now is None:
+        return hits
+    return [h for h in hits if visibility_now(h.path)]
 
 
 def rerank_step(
@@ -89,10 +100,15 @@ def rerank_step(
     hits: list[SearchHit],
     shortlist: int,
     is_private: Callable[[str], bool],
+    visibility_now: Callable[[], Visible | None] = lambda: None,
 ) -> Step:
     """Rerank the page when a model is configured and :func:`should_rerank` says so. A
     failing model leaves the BM25 order and says why in ``error``; asking for ``on``
-    without a model says so in a warning."""
+    without a model says so in a warning.
+
+    Visibility was decided when the search began; texts leave hoard only for hits the
+    caller may still see when they are sent (``visibility_now()``, asked just before),
+    and a hit that became invisible meanwhile is dropped from the page as well."""
     if reranker is None:
         step = Step(hits, engine)
         if mode == "on":
@@ -104,9 +120,11 @@ def rerank_step(
         return step
     if not should_rerank(mode, contested, engine):
         return Step(hits, engine)
+    seen = still_seen(hits, visibility_now())
+    dropped = len(hits) - len(seen)
     try:
-        order = rerank_hits(reranker, reader(), query, hits, shortlist, is_private)
+        order = rerank_hits(reranker, reader(), query, seen, shortlist, is_private)
     except RerankFailed as exc:
         log.warning("rerank failed: %s", exc)
-        return Step(hits, engine, error=f"{exc}; the BM25 order stands")
-    return Step(order, engine + "+rerank", reranked=True)
+        return Step(seen, engine, error=f"{exc}; the BM25 order stands", dropped=dropped)
+    return Step(order, engine + "+rerank", reranked=True, dropped=dropped)

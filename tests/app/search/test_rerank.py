@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from hoard.adapters.search.rerank import RerankFailed, parse_scores
 from hoard.core.config_schema import parse_config
 from hoard.core.errors import ConfigError
+from hoard.core.policy import Caller
 
 
 class Endpoint:
@@ -144,6 +146,37 @@ def test_private_notes_are_never_sent_and_keep_their_slot(
     others = [p for p in paths(r) if p != "personal-notes/p.md"]
     assert others == ["tech/b.md", "tech/a.md"]
     assert endpoint.texts() and not any("secretword" in t for t in endpoint.texts())
+
+
+def test_a_grant_that_expires_during_the_search_sends_nothing_it_covered(
+    reranking_vault, write_note, open_hoard, endpoint, monkeypatch
+):
+    (reranking_vault / "hoard.toml").write_text(
+        'protected = ["secret/**"]\n'
+        f'[rerank]\nenabled = true\nurl = "{endpoint.url}"\ntimeout_ms = 300\nshortlist = 5\n'
+    )
+    write_note("secret/s.md", "Note s", "quokka secretword favourite favourite")
+    reader = Caller("reader", frozenset({"read"}), "direct")
+    hoard = open_hoard()
+    hoard.ledger.add_grant("reader", "secret/**", minutes=1)
+    assert "secret/s.md" in paths(hoard.search("quokka", caller=reader, rerank="off"))
+    # The clock grants are judged by, moved past the grant's end once the search has
+    # decided what the caller sees (the first time the search asks the extra filter).
+    shift = [0.0]
+    real_time = time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + shift[0])
+
+    def expire_the_grant(path: str) -> bool:
+        shift[0] = 120.0
+        return True
+
+    r = hoard.search("quokka", caller=reader, rerank="on", visible=expire_the_grant)
+
+    assert shift[0] == 120.0 and r.reranked
+    assert endpoint.texts() and not any("secretword" in t for t in endpoint.texts())
+    assert "secret/s.md" not in paths(r)
+    assert paths(r)[:2] == ["tech/b.md", "tech/a.md"]
+    assert r.hidden_protected >= 1
 
 
 @pytest.mark.parametrize(
