@@ -98,3 +98,50 @@ def test_an_unreadable_notification_gets_no_answer_and_the_server_serves_on(serv
 
     assert answer["id"] == 9
     assert answer["result"]["structuredContent"]["results"][0]["path"] == "tech/a.md"
+
+
+def deep_arrays(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def deep_objects(depth: int) -> str:
+    return '{"a":' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"jsonrpc":"2.0","id":77,"method":"tools/list","params":{"x":' + deep_arrays(5000) + "}}",
+        '{"jsonrpc":"2.0","id":77,"method":"tools/list","params":' + deep_objects(5000) + "}",
+        '{"params":{"x":' + deep_arrays(100_000) + '},"jsonrpc":"2.0","id":77,"method":"x"}',
+        '{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"vault_search",'
+        '"arguments":{"query":"x","filters":' + deep_objects(100) + "}}}",
+    ],
+    ids=["arrays-5000-deep", "objects-5000-deep", "id-after-100000-deep", "arguments-100-deep"],
+)
+def test_a_line_nested_too_deep_gets_a_parse_error_with_its_id_and_the_server_serves_on(
+    server: Any, line: str
+) -> None:
+    server.send_raw(line.encode() + b"\n")
+
+    answer = server.answer()
+
+    assert answer["id"] == 77
+    assert answer["error"]["code"] == PARSE_ERROR
+    assert "deep" in answer["error"]["message"]
+    assert any(
+        t["name"] == "vault_search" for t in server.request("tools/list", {})["result"]["tools"]
+    )
+
+
+@pytest.mark.parametrize("body", [deep_arrays(5000), deep_objects(5000) + " trailing"])
+def test_a_line_nested_too_deep_without_a_readable_id_gets_a_parse_error_with_a_null_id(
+    server: Any, body: str
+) -> None:
+    server.send_raw(body.encode() + b"\n")
+
+    answer = server.answer()
+
+    assert answer["id"] is None
+    assert answer["error"]["code"] == PARSE_ERROR
+    assert server.call("vault_search", {"query": "pangolin"})["structuredContent"]["results"]

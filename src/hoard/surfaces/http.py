@@ -15,7 +15,10 @@ every HTTP request:
    Other caller resolvers (such as the web app's session cookie) are tried after the bearer
    token; a resolver may refuse outright (e.g. a failed CSRF check on an unsafe method);
 5. a body over the cap → 413 (checked on ``Content-Length`` and again while streaming);
-   a JSON-RPC batch (a JSON array) sent outside ``/api/`` → 400 with JSON-RPC error -32600.
+   a JSON-RPC batch (a JSON array) sent outside ``/api/`` → 400 with JSON-RPC error -32600;
+   an MCP message nested deeper than :data:`~hoard.core.json_depth.MAX_JSON_DEPTH` → 400 with
+   JSON-RPC error -32700 and the message's id when a shallow scan can read it (the shape the
+   SDK gives a body that is not JSON).
 
 The authenticated caller is put in the ASGI scope, where the MCP tools find it.
 
@@ -36,6 +39,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from hoard.app.admin import TokenAdmin
 from hoard.app.callers import CallerFile
 from hoard.core.errors import Forbidden, InvalidArgument, Misdirected, TooLarge, Unavailable
+from hoard.core.json_depth import MAX_JSON_DEPTH, shallow_id, too_deep
 from hoard.core.policy import Caller
 from hoard.surfaces.api import API_PREFIX, build_api
 from hoard.surfaces.caller import CALLER_SCOPE_KEY, CallerResolver, Refusal, unauthorized
@@ -176,6 +180,8 @@ class Guard:
                     "error": {"code": -32600, "message": "JSON-RPC batches are not supported"},
                 },
             )
+        if str(scope.get("path", "")).startswith("/mcp") and too_deep(body):
+            raise Refusal(400, too_deep_reply(body))
         return _replay(body, receive)
 
     def _caller(self, headers: Mapping[str, str], scope: Scope) -> Caller:
@@ -212,6 +218,19 @@ class Guard:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+
+def too_deep_reply(body: bytes) -> dict[str, Any]:
+    """The JSON-RPC parse error for a message nested too deep, with its id if readable."""
+    return {
+        "jsonrpc": "2.0",
+        "id": shallow_id(body),
+        "error": {
+            "code": -32700,
+            "message": f"Parse error: the message nests objects or arrays more than "
+            f"{MAX_JSON_DEPTH} deep",
+        },
+    }
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -320,3 +320,38 @@ def test_without_strict_mode_a_broken_tokens_file_admits_nobody_but_health_answe
         tmp.replace(served.tokens_file)
     r = post_mcp(http, served, mcp_headers(served.token), initialize_request)
     assert r.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"jsonrpc":"2.0","id":77,"method":"tools/list","params":{"x":'
+        + b"[" * 5000
+        + b"]" * 5000
+        + b"}}",
+        b'{"jsonrpc":"2.0","id":77,"method":"tools/list","params":'
+        + b'{"a":' * 5000
+        + b"1"
+        + b"}" * 5000
+        + b"}",
+    ],
+    ids=["arrays-5000-deep", "objects-5000-deep"],
+)
+async def test_a_message_nested_too_deep_is_a_parse_error_with_its_id_and_serving_goes_on(
+    served: Served, mcp_headers, assert_no_internals, body: bytes
+) -> None:
+    async with httpx2.AsyncClient(timeout=30.0) as raw:
+        deep = await raw.post(f"{served.url}/mcp", headers=mcp_headers(served.token), content=body)
+        not_json = await raw.post(
+            f"{served.url}/mcp", headers=mcp_headers(served.token), content=b"{not json"
+        )
+
+    assert deep.status_code == not_json.status_code == 400
+    assert deep.json()["id"] == 77
+    assert deep.json()["error"]["code"] == not_json.json()["error"]["code"] == -32700
+    assert_no_internals(deep.text)
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {served.token}"}) as hc,
+        Client(streamable_http_client(f"{served.url}/mcp", http_client=hc)) as c,
+    ):
+        assert "vault_search" in {t.name for t in (await c.list_tools()).tools}

@@ -5,7 +5,9 @@ The SDK's stdio transport drops a line it cannot validate (a lone surrogate such
 that never comes. Here such a line is answered as JSON-RPC asks: ``-32602`` (invalid params)
 for a request whose id can still be read, ``-32600`` for another request that is not a valid
 JSON-RPC message, ``-32700`` (parse error, id ``null``) when not even that can be read. A
-notification that cannot be understood needs no answer.
+notification that cannot be understood needs no answer. A message nested deeper than
+:data:`~hoard.core.json_depth.MAX_JSON_DEPTH` is a parse error too, answered with its id when
+a shallow scan can read it (a recursive parser would otherwise run out of stack on it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from mcp.server.stdio import stdio_server
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
+
+from hoard.core.json_depth import MAX_JSON_DEPTH, nests_deeper, shallow_id, too_deep
 
 log = logging.getLogger("hoard.mcp")
 
@@ -43,7 +47,7 @@ def _message_of(exc: Exception) -> object:
         if err.get("type") == "json_invalid" and isinstance(given, str):
             try:
                 return json.loads(given, parse_int=_small_int)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return None
     for err in exc.errors():
         given = err.get("input")
@@ -55,6 +59,9 @@ def _message_of(exc: Exception) -> object:
 def unreadable_line_reply(exc: Exception) -> types.JSONRPCError | None:
     """The answer to a stdin line that is not a valid JSON-RPC message, or ``None`` for a
     notification (it gets no answer)."""
+    raw = _raw_line(exc)
+    if raw is not None and too_deep(raw):
+        return too_deep_error(shallow_id(raw))
     parsed = _message_of(exc)
     if not isinstance(parsed, dict):
         return _error(None, types.PARSE_ERROR, "parse error: the line is not a JSON object")
@@ -72,6 +79,38 @@ def unreadable_line_reply(exc: Exception) -> types.JSONRPCError | None:
             "(a lone surrogate such as \\ud800, or an integer of thousands of digits)",
         )
     return _error(rid, types.INVALID_REQUEST, "invalid request: not a valid JSON-RPC message")
+
+
+def _raw_line(exc: Exception) -> str | None:
+    """The line the SDK could not parse as JSON, when it kept it."""
+    if isinstance(exc, ValidationError):
+        for err in exc.errors():
+            given = err.get("input")
+            if err.get("type") == "json_invalid" and isinstance(given, str):
+                return given
+    return None
+
+
+def too_deep_error(rid: str | int | None) -> types.JSONRPCError:
+    return _error(
+        rid,
+        types.PARSE_ERROR,
+        f"parse error: the message nests objects or arrays more than {MAX_JSON_DEPTH} deep",
+    )
+
+
+def too_deep_message(item: SessionMessage) -> types.JSONRPCError | None:
+    """The answer to a message the SDK read whose params nest too deep (the envelope is one
+    level), or ``None`` when it is fine (or a notification, which gets no answer)."""
+    message = item.message
+    params = getattr(message, "params", None)
+    if params is None or not nests_deeper(params, MAX_JSON_DEPTH - 1):
+        return None
+    rid = getattr(message, "id", None)
+    if isinstance(message, types.JSONRPCNotification):
+        log.warning("dropped a notification nested more than %d deep", MAX_JSON_DEPTH)
+        return None
+    return too_deep_error(rid if isinstance(rid, str | int) else None)
 
 
 def _json_invalid(exc: Exception) -> bool:
@@ -96,7 +135,11 @@ async def run_stdio(server: MCPServer) -> None:
             async with inner_writer:
                 async for item in read_stream:
                     if not isinstance(item, Exception):
-                        await inner_writer.send(item)
+                        deep = too_deep_message(item)
+                        if deep is None:
+                            await inner_writer.send(item)
+                        else:
+                            await write_stream.send(SessionMessage(deep))
                         continue
                     reply = unreadable_line_reply(item)
                     if reply is not None:
