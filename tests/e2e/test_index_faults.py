@@ -204,3 +204,28 @@ def test_damage_before_a_cli_command_never_stops_it(
             assert _index_is_sound(state / "index.db", 41), (fault.__name__, command)
     assert _vault_bytes(vault) == before_vault
     assert _ledger_rows(state) == before_ledger
+
+
+def test_a_note_written_while_the_index_cannot_take_writes_is_found_labeled(
+    vault: Path,
+    state: Path,
+    writer_args: list[str],
+    start_stdio: Callable[..., Any],
+    make_note: Callable[[str, str], str],
+    poll: Callable[..., Any],
+) -> None:
+    server = start_stdio(vault, state, *writer_args)
+    assert _search(server, "pangolin")["engine"] == "fts5"
+    _replaced_by_a_directory(state / "index.db")
+    note = {"path": "life/late.md", "content": make_note("Late", "the okapi arrives")}
+
+    assert server.call("vault_write", note)["structuredContent"]["status"] == "written"
+    answer = _search(server, "okapi")
+
+    assert [r["path"] for r in answer["results"]] == ["life/late.md"]
+    assert _labeled(answer)
+    assert answer["engine"] == "substring-fallback"
+    assert "missed a write" in answer["error"]
+    poll(lambda: _search(server, "okapi")["engine"] == "fts5")
+    assert [r["path"] for r in _search(server, "okapi")["results"]] == ["life/late.md"]
+    assert _index_is_sound(state / "index.db", 42)

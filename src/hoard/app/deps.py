@@ -43,6 +43,9 @@ class Deps:
     #: A use-case met a database error from the index: log it and repair the index (the
     #: caller then answers from the files, labeled, or with a ``busy`` error).
     index_failed: Callable[[BaseException], None] = lambda exc: None
+    #: Applying a write to the index failed: the index is behind the files until repaired
+    #: (searches meanwhile answer from the files, labeled).
+    index_missed: Callable[[BaseException], None] = lambda exc: None
 
     @property
     def lock_dir(self) -> Path:

@@ -21,6 +21,12 @@ REPAIR_RETRY_S = 10.0
 long; searches meanwhile answer with the labeled substring scan."""
 
 
+class IndexStale(IndexUntrusted):
+    """The index missed a write (a note changed on disk but not in the index): until a
+    repair catches it up, it is treated like a distrusted one, so searches answer from the
+    files, labeled, and never silently without the note."""
+
+
 class IndexKeeper:
     """Freshness and repair of one index; thread-safe."""
 
@@ -31,12 +37,24 @@ class IndexKeeper:
         self._repair_lock = threading.Lock()
         self._repairing: threading.Thread | None = None
         self._failed_at = 0.0
+        self._stale: str | None = None
+        self._misses = 0
+
+    @property
+    def stale(self) -> str | None:
+        """Why the index is behind the files (it missed a write), or ``None``."""
+        return self._stale
 
     def ensure_fresh(self) -> None:
         """Before a read of the index: make sure the file is one hoard verified or changed
         itself (else raise :class:`IndexUntrusted`, a database error, and start a repair);
         then, with the watcher running, nothing to do (it applies changes as they happen);
-        without it, a stat walk at most once a second."""
+        without it, a stat walk at most once a second. An index that missed a write raises
+        :class:`IndexStale` until a repair has caught it up."""
+        stale = self._stale
+        if stale is not None:
+            self.schedule_repair()
+            raise IndexStale(f"the index missed a write ({stale}); it is being rebuilt")
         if not self.index.trusted():
             self.schedule_repair()
             raise IndexUntrusted("index.db changed outside hoard; it is being checked")
@@ -75,6 +93,14 @@ class IndexKeeper:
         log.warning("the index failed (%s: %s); repairing it", type(exc).__name__, exc)
         self.schedule_repair()
 
+    def missed_write(self, exc: BaseException) -> None:
+        """Applying a change to the index failed: the index is stale until a repair that
+        started after this succeeds (searches meanwhile come from the files, labeled)."""
+        with self._repair_lock:
+            self._misses += 1
+            self._stale = f"{type(exc).__name__}: {exc}"
+        self.failed(exc)
+
     def schedule_repair(self) -> None:
         """Check and rebuild a failing index in the background, once at a time."""
         with self._repair_lock:
@@ -89,7 +115,11 @@ class IndexKeeper:
 
     def _repair(self) -> None:
         """Deep-check the file; rebuild it when that fails; then catch up with the files
-        (changes made while the index was refused were not applied to it)."""
+        (changes made while the index was refused were not applied to it). A stale index is
+        fresh again once that catch-up ran with no write missed since the repair began."""
+        with self._repair_lock:
+            misses = self._misses
+        caught_up = False
         try:
             problem = self.index.check()
             if problem is not None:
@@ -98,6 +128,7 @@ class IndexKeeper:
                 self.index.rebuild()
             self.index.sync()
             self.walked()
+            caught_up = True
         except (sqlite3.Error, OSError) as exc:
             self._failed_at = time.monotonic()
             log.error("index repair failed (%s: %s); retrying later", type(exc).__name__, exc)
@@ -107,6 +138,11 @@ class IndexKeeper:
         finally:
             with self._repair_lock:
                 self._repairing = None
+                if caught_up and self._misses == misses:
+                    self._stale = None
+                again = self._stale is not None and caught_up
+        if again:
+            self.schedule_repair()  # a write was missed while this repair ran
 
     def wait_for_repair(self, timeout: float | None = None) -> None:
         """Let a running repair finish (a CLI command does before it exits)."""

@@ -97,7 +97,7 @@ class Hoard:
         )
         self.keeper = IndexKeeper(self.index, self.watcher)
         if self.watcher is not None:
-            self.watcher.on_error = self.keeper.failed
+            self.watcher.on_error = self.keeper.missed_write
         self.semantic = (
             Semantic(self.index, self.state_dir, self.config.semantic)
             if self.config.semantic.enabled
@@ -114,6 +114,7 @@ class Hoard:
             self.state_dir,
             self.keeper.ensure_fresh,
             index_failed=self.keeper.failed,
+            index_missed=self.keeper.missed_write,
         )
         self._build_use_cases(code_workers)
         self.sync = Sync(self.writes, sync_permit)

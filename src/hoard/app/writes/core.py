@@ -117,7 +117,7 @@ class WriteCore:
             self.deps.index.refresh_paths(list(rels))
         except Exception as exc:  # the file is written; the watcher or a stat walk catches up
             log.warning("index update after a write failed: %s", exc)
-            self.deps.index_failed(exc)
+            self.deps.index_missed(exc)
 
     def preflight(
         self, rel: str, new: bytes, current: Current, caller: Caller, expected_revision: str | None
