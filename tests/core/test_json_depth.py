@@ -18,6 +18,12 @@ def test_nesting_up_to_the_limit_passes_and_one_more_does_not() -> None:
     assert nests_deeper(json.loads(over), MAX_JSON_DEPTH)
 
 
+def test_text_that_is_not_json_is_measured_by_its_brackets() -> None:
+    assert not too_deep("[]]" * 1000)
+    assert not too_deep("[" * 10 + "]}" * 1000 + "{" * 50)
+    assert too_deep("[{" * 33 + "]" * 5)
+
+
 def test_brackets_inside_strings_do_not_count() -> None:
     text = json.dumps({"content": "[" * 10_000 + '\\"{' * 500, "id": 3})
 

@@ -17,8 +17,11 @@ reads is a tool call whose arguments hold a filter or a frontmatter value: the e
 ``params``, ``arguments`` and a handful of levels below (under 10); the SDK's own parser stops
 at 200. Anything deeper than this is refused as a parse error."""
 
-_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
-_ID_VALUE = re.compile(rb'\s*:\s*("[^"\\]*(?:\\.[^"\\]*)*"|-?\d{1,20})(?=\s*[,}])')
+_STRING = rb'"(?:[^"\\]++|\\.)*+"'
+_TOKEN = re.compile(_STRING + rb"|[\[\]{}]", re.DOTALL)
+_STRINGS = re.compile(_STRING, re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_ID_VALUE = re.compile(rb"\s*:\s*(" + _STRING + rb"|-?\d{1,20})(?=\s*[,}])")
 
 
 def too_deep(text: bytes | str, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -27,6 +30,17 @@ def too_deep(text: bytes | str, limit: int = MAX_JSON_DEPTH) -> bool:
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if data.count(b"[") + data.count(b"{") <= limit:
         return False
+    # The brackets alone, strings left out; each pass drops every innermost pair, so a
+    # balanced text nested at most ``limit`` deep is gone after ``limit`` passes.
+    shape = _STRINGS.sub(b"", data).translate(None, _NOT_BRACKETS)
+    for _ in range(limit):
+        shape = shape.replace(b"[]", b"").replace(b"{}", b"")
+        if not shape:
+            return False
+    return _scanned_too_deep(data, limit)  # not balanced (not JSON) or deep: count exactly
+
+
+def _scanned_too_deep(data: bytes, limit: int) -> bool:
     depth = 0
     for m in _TOKEN.finditer(data):
         c = m.group()
