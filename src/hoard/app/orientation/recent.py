@@ -88,7 +88,9 @@ def _kind(e: Event) -> ChangeKind:
         return "restored"
     if e.decision in ("archived", "superseded", "retracted"):
         return "archived"
-    if e.tool == "vault_move":
+    # A move's events: the note arriving and leaving are moves; the notes whose links to it
+    # were rewritten keep a before and an after, and are modified.
+    if e.tool == "vault_move" and (e.before is None or e.after is None):
         return "moved"
     if e.before is None:
         return "created"
