@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +108,8 @@ class NoteSubscriptions:
         self.bus = bus
         self.caller_of_request = caller_of_request
         self.subs: dict[tuple[int, str], _Sub] = {}
+        self.watched: set[int] = set()
+        """The connections whose end will drop their subscriptions."""
         self.feed: ChangeFeed | None = None
         bus.on_subscribe = self.start_feed
 
@@ -126,9 +128,26 @@ class NoteSubscriptions:
         uri = str(params.uri)
         path = note_of(uri)
         caller = self.caller_of_request(getattr(ctx, "request", None))
-        self.subs[(id(connection_of(ctx.session)), uri)] = _Sub(ctx.session, caller, path)
+        connection = connection_of(ctx.session)
+        if id(connection) not in self.watched:
+            self._end_with(connection)
+        self.subs[(id(connection), uri)] = _Sub(ctx.session, caller, path)
         self.start_feed()
         return EmptyResult()
+
+    def _end_with(self, connection: object) -> None:
+        """Drop the connection's subscriptions when it closes (its exit stack unwinds as the
+        session ends), so that none outlives it nor passes to a later connection that
+        happens to reuse its ``id``."""
+        stack = getattr(connection, "exit_stack", None)
+        if isinstance(stack, AsyncExitStack):
+            self.watched.add(id(connection))
+            stack.callback(self.drop_connection, id(connection))
+
+    def drop_connection(self, connection_id: int) -> None:
+        self.watched.discard(connection_id)
+        for key in [k for k in self.subs if k[0] == connection_id]:
+            del self.subs[key]
 
     async def unsubscribe(self, ctx: Any, params: UnsubscribeRequestParams) -> EmptyResult:
         self.subs.pop((id(connection_of(ctx.session)), str(params.uri)), None)
