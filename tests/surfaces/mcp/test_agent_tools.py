@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
@@ -17,7 +19,9 @@ from mcp.shared.exceptions import MCPError
 from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER, Caller
 from hoard.surfaces.mcp.server import HoardMCP
-from tests.helpers import make_vault, note_text
+from tests.app.sync.conftest import CONFIG, Site, git
+from tests.app.sync.conftest import note as sync_note
+from tests.helpers import make_vault, note_text, write_file
 
 pytestmark = pytest.mark.anyio
 
@@ -239,3 +243,156 @@ async def test_chatgpt_tools_can_be_turned_off_in_hoard_toml(
             names = {t.name for t in (await c.list_tools()).tools}
     assert "vault_recent" in names
     assert not {"search", "fetch"} & names
+
+
+async def test_recent_lists_a_move_and_a_restore_with_their_kinds(
+    small_hoard: Hoard, ok: Any
+) -> None:
+    run = call(ok)
+    async with Client(HoardMCP(small_hoard, OWNER).server) as c:
+        start = await run(c, "vault_recent", {})
+        rev = (await run(c, "vault_read", {"path": "tech/router.md"}))["revision"]
+        await run(
+            c,
+            "vault_move",
+            {"path": "tech/router.md", "new_path": "tech/gateway.md", "expected_revision": rev},
+        )
+        rev = (await run(c, "vault_read", {"path": "tech/gateway.md"}))["revision"]
+        archived = await run(
+            c,
+            "vault_archive",
+            {"path": "tech/gateway.md", "reason": "superseded", "expected_revision": rev},
+        )
+        await run(
+            c, "vault_restore", {"revision_id": archived["revision_id"], "path": "tech/old.md"}
+        )
+        after = await run(c, "vault_recent", {"cursor": start["cursor"]})
+    kinds = [(ch["path"], ch["kind"]) for ch in after["changes"]]
+    assert ("tech/gateway.md", "moved") in kinds
+    assert ("tech/gateway.md", "archived") in kinds
+    assert kinds[0] == ("tech/old.md", "restored")
+    moves = {ch["path"]: ch["summary"] for ch in after["changes"] if ch["kind"] == "moved"}
+    assert moves == {"tech/router.md": "moved away", "tech/gateway.md": "moved here"}
+    assert ("tech/hue-bridge.md", "modified") in kinds, "a rewritten link is a modification"
+
+
+async def test_recent_since_leaves_out_what_changed_before_that_time(
+    small_hoard: Hoard, ok: Any
+) -> None:
+    run = call(ok)
+    async with Client(HoardMCP(small_hoard, OWNER).server) as c:
+        await run(c, "vault_write", {"path": "log/early.md", "content": note_text("Early")})
+        await anyio.sleep(0.05)
+        since = datetime.now(UTC).isoformat()
+        await anyio.sleep(0.05)
+        await run(c, "vault_write", {"path": "log/late.md", "content": note_text("Late")})
+        later = await run(c, "vault_recent", {"since": since})
+        everything = await run(c, "vault_recent", {})
+        bad = await c.call_tool("vault_recent", {"since": "last tuesday"})
+    assert [ch["path"] for ch in later["changes"]] == ["log/late.md"]
+    assert {"log/early.md", "log/late.md"} <= {ch["path"] for ch in everything["changes"]}
+    assert bad.is_error and '"invalid_argument"' in bad.content[0].text
+
+
+async def test_recent_summary_names_the_fields_and_sections_touched_and_the_bytes(
+    small_hoard: Hoard, ok: Any
+) -> None:
+    run = call(ok)
+    async with Client(HoardMCP(small_hoard, OWNER).server) as c:
+        read = await run(c, "vault_read", {"path": "tech/hue-bridge.md"})
+        new = (
+            read["content"]
+            .replace("tags: [alpha, beta]", "tags: [alpha, gamma]")
+            .replace("Updated the firmware.", "Updated the firmware to 1.60.")
+        )
+        await run(
+            c,
+            "vault_write",
+            {"path": "tech/hue-bridge.md", "content": new, "expected_revision": read["revision"]},
+        )
+        listed = await run(c, "vault_recent", {"limit": 1})
+    change = listed["changes"][0]
+    assert (change["path"], change["kind"]) == ("tech/hue-bridge.md", "modified")
+    old_lines = len("tags: [alpha, beta]\n") + len("Updated the firmware.\n")
+    new_lines = len("tags: [alpha, gamma]\n") + len("Updated the firmware to 1.60.\n")
+    assert change["summary"] == f"fields tags; sections Firmware; +{new_lines}/-{old_lines} bytes"
+
+
+async def test_a_note_changed_by_a_git_pull_is_credited_to_the_remote(
+    tmp_path: Path, ok: Any
+) -> None:
+    remote, person = tmp_path / "remote.git", tmp_path / "person"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    git(tmp_path, "clone", "-q", str(remote), str(person))
+    git(person, "checkout", "-q", "-b", "main")
+    write_file(person, "hoard.toml", CONFIG)
+    write_file(person, "tech/lamp.md", sync_note("Lamp", "The lamp is in the hall."))
+    site = Site(tmp_path, remote, person)
+    site.person_commit({}, "start")
+    with Hoard(site.clone("served"), tmp_path / "state-served") as h:
+        async with Client(HoardMCP(h, OWNER).server) as c:
+            start = ok(await c.call_tool("vault_recent", {}))
+            site.person_commit({"tech/lamp.md": sync_note("Lamp", "The lamp is in the study.")})
+            assert h.sync.sync(OWNER).error is None
+            after = ok(await c.call_tool("vault_recent", {"cursor": start["cursor"]}))
+    lamp = [ch for ch in after["changes"] if ch["path"] == "tech/lamp.md"]
+    assert lamp and lamp[0]["who"] == "git:origin" and lamp[0]["kind"] == "modified"
+    assert "bytes" in lamp[0]["summary"]
+
+
+async def test_context_labels_the_claims_the_summary_state_and_pending_proposals(
+    small_hoard: Hoard, ok: Any
+) -> None:
+    rel = "tech/hue-bridge.md"
+    small_hoard.honesty.claim_record("hue", "firmware", "1.59", rel, caller=OWNER)
+    small_hoard.honesty.synthesis_register(rel, ["tech/router.md"], caller=OWNER)
+    proposer = Caller("scribe", frozenset({"read", "write"}), "propose")
+    async with Client(HoardMCP(small_hoard, proposer).server) as c:
+        read = ok(await c.call_tool("vault_read", {"path": rel}))
+        made = ok(
+            await c.call_tool(
+                "vault_write",
+                {
+                    "path": rel,
+                    "content": read["content"] + "\nA proposed line.\n",
+                    "expected_revision": read["revision"],
+                },
+            )
+        )
+    router = small_hoard.vault.root / "tech" / "router.md"
+    router.write_text(router.read_text() + "\nThe router moved.\n")
+    touch_later(router, 5)
+    small_hoard.index.sync()
+    async with Client(HoardMCP(small_hoard, OWNER).server) as c:
+        data = ok(await c.call_tool("vault_context", {"path": rel}))
+    kinds = {p["kind"]: p for p in data["parts"]}
+    assert kinds["claims"]["label"] == "claims bound to this note"
+    assert "hue firmware = 1.59 (live" in kinds["claims"]["text"]
+    assert kinds["synthesis"]["label"] == "summary state"
+    assert (
+        kinds["synthesis"]["text"].startswith("stale")
+        and "tech/router.md" in kinds["synthesis"]["text"]
+    )
+    assert kinds["proposals"]["label"] == "pending proposals for this note"
+    assert made["proposal_id"] in kinds["proposals"]["text"]
+    order = [p["kind"] for p in data["parts"]]
+    assert order.index("claims") < order.index("synthesis") < order.index("proposals")
+
+
+async def test_orient_prompt_names_a_summary_whose_source_changed(small_hoard: Hoard) -> None:
+    small_hoard.writes.write(
+        "tech/summary.md", note_text("Summary", "Of the router."), caller=OWNER
+    )
+    small_hoard.honesty.synthesis_register("tech/summary.md", ["tech/router.md"], caller=OWNER)
+    async with Client(HoardMCP(small_hoard, OWNER).server) as c:
+        fresh = (await c.get_prompt("orient", {})).messages[0].content.text
+        read = small_hoard.reading.read("tech/router.md", caller=OWNER)
+        small_hoard.writes.write(
+            "tech/router.md",
+            read.content.replace("in the hall", "in the attic"),
+            read.revision,
+            caller=OWNER,
+        )
+        stale = (await c.get_prompt("orient", {})).messages[0].content.text
+    assert "Stale summaries" not in fresh
+    assert "Stale summaries" in stale and "- tech/summary.md" in stale

@@ -85,3 +85,12 @@ async def test_vault_search_takes_a_semantic_argument(hoard: Hoard) -> None:
     assert off["engine"] == "fts5"
     assert bad.is_error
     assert '"invalid_argument"' in bad.content[0].text
+
+
+async def test_vault_context_labels_the_similar_notes_it_may_name(hoard: Hoard) -> None:
+    async with Client(HoardMCP(hoard, AGENT).server) as c:
+        r = content(await c.call_tool("vault_context", {"path": "cooking/bread.md"}))
+    similar = next(p for p in r["parts"] if p["kind"] == "similar")
+    assert similar["label"] == "semantically similar notes"
+    assert similar["paths"][0] == "cooking/cake.md"
+    assert "secret/recipe.md" not in similar["paths"] and "secret" not in similar["text"]
