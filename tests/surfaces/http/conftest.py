@@ -3,11 +3,13 @@
 - ``http_server(mcp, tokens, max_body=None)``: the app of :func:`build_app` under a real
   uvicorn in a background thread of the test process, for the module;
 - ``hoard_http(**tokens)``: a real ``hoard serve --http`` (the installed console script in a
-  subprocess), with its own tokens file and state folder.
+  subprocess), with its own tokens file and state folder; ``module_hoard_http`` is the same
+  for servers shared by a module.
 
 ``hoard_http(**tokens)`` starts one server; each keyword names a caller and its scopes
-(``reader="read"``); the fixture hands back the URL, the tokens and the process, and stops
-the server at the end of the test (SIGTERM, then it must exit by itself).
+(``reader="read"``), then its write mode when it is not ``propose``
+(``writer="read,write direct"``); the fixture hands back the URL, the tokens and the
+process, and stops the server at the end of the test (SIGTERM, then it must exit by itself).
 """
 
 from __future__ import annotations
@@ -65,51 +67,84 @@ class HttpServer:
         return self.proc.returncode
 
 
+def start_serve(tmp: Path, hoard_bin: Path, n: int, *extra: str, **callers: str) -> HttpServer:
+    """Start ``hoard serve --http`` number ``n`` over a copy of the example vault in ``tmp``
+    and wait until it answers."""
+    vault = tmp / f"vault{n}"
+    shutil.copytree(EXAMPLE_VAULT, vault)
+    tokens_file = tmp / f"tokens{n}.json"
+    store = TokenStore(tokens_file)
+    tokens = {}
+    for name, spec in callers.items():
+        scopes, _, mode = spec.partition(" ")
+        tokens[name] = store.add(name, scopes, mode or "propose")[1]
+    port = free_port()
+    stderr_file = tmp / f"serve{n}.log"
+    with stderr_file.open("wb") as err:
+        proc = subprocess.Popen(
+            [
+                str(hoard_bin),
+                "serve",
+                "--vault",
+                str(vault),
+                "--state-dir",
+                str(tmp / f"state{n}"),
+                "--tokens",
+                str(tokens_file),
+                "--http",
+                f"127.0.0.1:{port}",
+                *extra,
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=hoard_env(tmp),
+        )
+    server = HttpServer(proc, port, tokens, tokens_file, stderr_file, vault)
+
+    def answers() -> bool:
+        assert proc.poll() is None, f"hoard serve exited early:\n{server.log()}"
+        try:
+            return httpx2.get(f"{server.base}/healthz", timeout=2.0).status_code == 200
+        except httpx2.TransportError:
+            return False
+
+    try:
+        # the deadline is long: on a loaded machine `hoard serve` may take 10 s or more
+        wait_until(answers, timeout=90.0)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
 @pytest.fixture
 def hoard_http(tmp_path: Path, hoard_bin: Path) -> Iterator[Callable[..., HttpServer]]:
     started: list[HttpServer] = []
 
     def start(*extra: str, **callers: str) -> HttpServer:
-        n = len(started)
-        vault = tmp_path / f"vault{n}"
-        shutil.copytree(EXAMPLE_VAULT, vault)
-        tokens_file = tmp_path / f"tokens{n}.json"
-        store = TokenStore(tokens_file)
-        tokens = {name: store.add(name, scopes, "propose")[1] for name, scopes in callers.items()}
-        port = free_port()
-        stderr_file = tmp_path / f"serve{n}.log"
-        with stderr_file.open("wb") as err:
-            proc = subprocess.Popen(
-                [
-                    str(hoard_bin),
-                    "serve",
-                    "--vault",
-                    str(vault),
-                    "--state-dir",
-                    str(tmp_path / f"state{n}"),
-                    "--tokens",
-                    str(tokens_file),
-                    "--http",
-                    f"127.0.0.1:{port}",
-                    *extra,
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=err,
-                env=hoard_env(tmp_path),
-            )
-        server = HttpServer(proc, port, tokens, tokens_file, stderr_file, vault)
+        server = start_serve(tmp_path, hoard_bin, len(started), *extra, **callers)
         started.append(server)
+        return server
 
-        def answers() -> bool:
-            assert proc.poll() is None, f"hoard serve exited early:\n{server.log()}"
-            try:
-                return httpx2.get(f"{server.base}/healthz", timeout=2.0).status_code == 200
-            except httpx2.TransportError:
-                return False
+    yield start
+    for server in started:
+        if not server.stopped:
+            server.stop()
 
-        # the deadline is long: on a loaded machine `hoard serve` may take 10 s or more to answer
-        wait_until(answers, timeout=90.0)
+
+@pytest.fixture(scope="module")
+def module_hoard_http(
+    tmp_path_factory: pytest.TempPathFactory, hoard_bin: Path
+) -> Iterator[Callable[..., HttpServer]]:
+    """Like ``hoard_http``, for servers a whole module shares (tests that never stop them):
+    each is stopped when the module ends."""
+    tmp = tmp_path_factory.mktemp("serve")
+    started: list[HttpServer] = []
+
+    def start(*extra: str, **callers: str) -> HttpServer:
+        server = start_serve(tmp, hoard_bin, len(started), *extra, **callers)
+        started.append(server)
         return server
 
     yield start
