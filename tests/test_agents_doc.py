@@ -1,5 +1,6 @@
 """docs/agents.md keeps its promises: every JSON snippet parses, every ``hoard`` command in
-it is one the CLI accepts, and every tool and prompt it names is one the server offers."""
+it is one the CLI accepts, and every tool and prompt it names is one the server offers. The
+README's "Connecting a client" section, with a snippet per client, is held to the same."""
 
 from __future__ import annotations
 
@@ -16,16 +17,27 @@ from hoard.core.policy import OWNER
 from hoard.surfaces.cli.commands import build_parser
 from hoard.surfaces.mcp.server import HoardMCP
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "agents.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "agents.md"
+README = ROOT / "README.md"
 BLOCK = re.compile(r"```(json|sh)\n(.*?)```", re.S)
 
 
-def blocks(kind: str) -> list[str]:
-    return [body for k, body in BLOCK.findall(DOC.read_text(encoding="utf-8")) if k == kind]
+def readme_clients() -> str:
+    """The README's "Connecting a client" section, up to the next top-level heading."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("\n## Connecting a client\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def blocks(kind: str, text: str | None = None) -> list[str]:
+    page = DOC.read_text(encoding="utf-8") if text is None else text
+    return [body for k, body in BLOCK.findall(page) if k == kind]
 
 
 def hoard_argv(command: str) -> list[str]:
-    argv = shlex.split(command)
+    argv = shlex.split(command, comments=True)
     assert Path(argv[0]).name == "hoard", command
     return argv[1:]
 
@@ -76,3 +88,20 @@ async def test_every_tool_and_prompt_the_page_names_is_offered(tmp_path: Path) -
     named_prompts = set(re.findall(r"prompt `([\w-]+)`", text))
     assert named_tools and named_tools <= tools
     assert named_prompts == {"orient", "file-a-note", "review-before-write"} <= prompts
+
+
+def test_the_readme_has_a_snippet_per_client_that_parses_and_the_cli_accepts() -> None:
+    section = readme_clients()
+    for client in ("Claude Code", "Claude Desktop", "ChatGPT"):
+        assert f"\n### {client}" in section, f"no README section for {client}"
+    parser = build_parser()
+    seen: list[list[str]] = []
+    for text in blocks("json", section):
+        seen += commands_in(json.loads(text))
+    for text in blocks("sh", section):
+        seen += [hoard_argv(line) for line in text.strip().splitlines()]
+    for argv in seen:
+        parser.parse_args(argv)
+    assert ["hook", "session-start"] in [argv[:2] for argv in seen]
+    assert any(argv[0] == "serve" and "--public-url" in argv for argv in seen), "ChatGPT"
+    assert sum(argv[:2] == ["serve", "--vault"] for argv in seen) >= 2, "the two Claudes"
