@@ -396,3 +396,14 @@ async def test_orient_prompt_names_a_summary_whose_source_changed(small_hoard: H
         stale = (await c.get_prompt("orient", {})).messages[0].content.text
     assert "Stale summaries" not in fresh
     assert "Stale summaries" in stale and "- tech/summary.md" in stale
+
+
+async def test_chatgpt_urls_are_vault_uris_where_no_web_app_is_served(
+    small_hoard: Hoard, agent: Caller
+) -> None:
+    async with Client(HoardMCP(small_hoard, agent).server) as c:
+        found = await c.call_tool("search", {"query": "router"})
+        doc = await c.call_tool("fetch", {"id": "tech/router.md"})
+    hits = json.loads(found.content[0].text)["results"]
+    assert hits and all(h["url"] == f"vault://{h['id']}" for h in hits)
+    assert json.loads(doc.content[0].text)["url"] == "vault://tech/router.md"
