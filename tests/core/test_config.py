@@ -41,6 +41,15 @@ def test_an_empty_config_is_all_defaults() -> None:
     assert cfg.rerank.enabled is False
 
 
+def test_git_keys_default_to_pull_every_60_s_push_with_a_remote_and_warn_after_300_s() -> None:
+    off = parse_config({}).git
+    assert (off.remote, off.pull_every_s, off.warn_after_s, off.pushes) == ("", 60, 300, False)
+    on = parse_config({"git": {"remote": "origin"}}).git
+    assert (on.pull_every_s, on.warn_after_s, on.pushes) == (60, 300, True)
+    assert parse_config({"git": {"remote": "origin", "push": False}}).git.pushes is False
+    assert parse_config({"git": {"push": True}}).git.pushes is False, "no remote, no push"
+
+
 def test_default_configs_do_not_share_mutable_folder_weights() -> None:
     a, b = Config(), Config()
     assert a.search.folder_weights == b.search.folder_weights

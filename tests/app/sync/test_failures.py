@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -127,3 +128,25 @@ def test_a_pull_killed_half_way_leaves_vault_and_ledger_consistent_and_the_next_
         assert h.sync.status(OWNER).unpushed.count <= 1
         assert git(vault, "status", "--porcelain") == ""
         assert [x.path for x in h.search("arrives", caller=OWNER, limit=10).results]
+
+
+def test_a_failing_remote_url_with_a_password_never_shows_the_password(
+    site: Site, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    vault = site.clone("a")
+    config = load_config(vault)
+    url = "https://user:secret@127.0.0.1:9/notes.git"
+    git_config = dataclasses.replace(config.git, remote=url, warn_after_s=0)
+    state = tmp_path / "state-a"
+    caplog.set_level(logging.DEBUG)
+    with Hoard(vault, state, dataclasses.replace(config, git=git_config)) as a:
+        a.writes.write("tech/one.md", note("One"), caller=OWNER)
+        run = a.sync.sync(OWNER)
+        late = a.writes.write("tech/two.md", note("Two"), caller=OWNER)
+        status = a.sync.status(OWNER)
+        events = a.writes.history("tech/one.md", caller=OWNER).events
+    assert run.error and status.last_error == run.error and late.sync_warning
+    said = [run.error, repr(run), repr(status), late.sync_warning, repr(events), caplog.text]
+    said += [p.read_text("utf-8", "replace") for p in state.rglob("*.json")]
+    assert status.remote == "https://***@127.0.0.1:9/notes.git"
+    assert all("secret" not in s for s in said), [s for s in said if "secret" in s]

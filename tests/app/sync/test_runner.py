@@ -4,6 +4,7 @@ burst of writes as one push), and the timer pulls what others pushed."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from hoard.adapters.fs.config_file import load_config
 from hoard.app.hoard import Hoard
+from hoard.app.sync.runner import QUIET_S
 from hoard.core.policy import OWNER
 from tests.app.sync.conftest import Site, git, note
 
@@ -53,3 +55,37 @@ def test_a_burst_of_writes_on_a_is_pushed_in_few_pushes_and_b_pulls_it_on_its_ti
         return len(b.search("quokka", caller=OWNER, limit=10).results) == 5
 
     wait_until(on_b, timeout=60)
+
+
+def test_a_burst_of_writes_reaches_the_remote_within_10_seconds_of_its_first_write(
+    site: Site, hoards: Callable[..., Hoard]
+) -> None:
+    a = hoards("a", watch=True)
+    start = time.monotonic()
+    for i in range(3):
+        a.writes.write(f"tech/soon-{i}.md", note(f"Soon {i}"), caller=OWNER)
+    while "tech/soon-2.md" not in git(site.remote, "ls-tree", "-r", "--name-only", "main"):
+        assert time.monotonic() - start <= 10.0, "pushed within 10 s of the burst"
+        time.sleep(0.05)
+
+
+class Refused:
+    """A permit held by another process: this one may never sync."""
+
+    def may_sync(self) -> bool:
+        return False
+
+
+def test_a_permit_that_says_no_means_the_process_neither_pulls_nor_pushes(
+    site: Site, tmp_path: Path
+) -> None:
+    vault = site.clone("a")
+    commit = site.person_commit({"tech/lamp.md": note("Lamp", "Moved by the person.")})
+    with Hoard(vault, tmp_path / "state-a", watch=True, sync_permit=Refused()) as a:
+        a.writes.write("tech/held.md", note("Held"), caller=OWNER)
+        run = a.sync.sync(OWNER)
+        time.sleep(QUIET_S + 1)  # past the time the push thread would have pushed
+        assert (run.pulled, run.pushed, run.changed) == (None, None, [])
+        assert "Moved by the person." not in (vault / "tech/lamp.md").read_text("utf-8")
+        assert git(site.remote, "rev-parse", "main").strip() == commit
+        assert a.sync.status(OWNER).last_pull is None
