@@ -184,7 +184,8 @@ class Hoard:
         which the server opens, so they are built on demand."""
         if self._session_store is None:
             self._session_store = SessionStore(self.state_dir / "web.db")
-        return Sessions(self.deps, self._session_store, tokens), OwnerDesk(self.deps, tokens)
+        desk = OwnerDesk(self.deps, tokens, self.sync.open_conflicts)
+        return Sessions(self.deps, self._session_store, tokens), desk
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from collections.abc import Callable, Sized
 from dataclasses import dataclass
 
 from hoard.adapters.index import facets
@@ -42,10 +43,14 @@ class EventFilter:
 
 
 class OwnerDesk:
-    def __init__(self, deps: Deps, tokens: CallerFile) -> None:
+    def __init__(
+        self, deps: Deps, tokens: CallerFile, conflicts: Callable[[], Sized] | None = None
+    ) -> None:
         self.deps = deps
         self.tokens = tokens
         self.records = Records(deps.ledger)
+        self.conflicts: Callable[[], Sized] = conflicts or list
+        """The open git-sync conflicts (kept siblings), which the inbox asks about too."""
 
     # -- callers -----------------------------------------------------------------------------
 
@@ -104,10 +109,12 @@ class OwnerDesk:
         return activity.recently_expired(self.deps.ledger, EXPIRED_SHOWN_SECONDS)
 
     def pending_count(self) -> int:
+        """What waits for the owner in the inbox: live proposals, access requests, open
+        clobbers and open sync conflicts."""
         now = self.deps.ledger.clock()
         proposals = [p for p in self.records.pending_proposals() if p.expires_at > now]
         clobbers = kept.open_clobbers(self.deps.ledger)
-        return len(proposals) + len(self.requests()) + len(clobbers)
+        return len(proposals) + len(self.requests()) + len(clobbers) + len(self.conflicts())
 
     def stale_proposals(self) -> dict[str, str]:
         """Pending proposals that can no longer be confirmed because their note changed (or

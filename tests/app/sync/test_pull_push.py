@@ -4,11 +4,14 @@ pulls go through the ledger and the index, and a note changed on both sides keep
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER
+from hoard.core.sync_results import Unpushed
 from tests.app.sync.conftest import Site, git, note
 
 
@@ -158,3 +161,54 @@ def test_a_note_changed_here_while_a_pull_applies_is_kept_beside_the_remotes_ver
     [aside] = [c for c in a.sync.conflicts() if c.path == "tech/lamp.md"]
     kept = (a.vault.root / aside.sibling).read_text("utf-8")
     assert "Saved by an editor a moment ago." in kept and "conflict_of: tech/lamp.md" in kept
+
+
+def test_a_pull_that_changes_notes_moves_the_live_stamp_so_open_pages_refresh(
+    site: Site, hoards: Callable[[str], Hoard], tmp_path: Path
+) -> None:
+    a = hoards("a")
+    _, desk = a.owner_tools(TokenStore(tmp_path / "tokens.json"))
+    before = desk.stamp()
+    assert a.sync.sync(OWNER).changed == []
+    assert desk.stamp() == before, "a pull that changed nothing leaves open pages alone"
+    site.person_commit({"tech/lamp.md": note("Lamp", "Now on the porch.")})
+    assert a.sync.sync(OWNER).changed == ["tech/lamp.md"]
+    assert desk.stamp() != before
+
+
+def test_the_status_gives_the_oldest_unpushed_commits_age_until_it_is_pushed(
+    site: Site, hoards: Callable[[str], Hoard]
+) -> None:
+    a = hoards("a")
+    assert a.sync.status(OWNER).unpushed == Unpushed(0, None)
+    a.writes.write("tech/one.md", note("One"), caller=OWNER)
+    time.sleep(1.1)
+    a.writes.write("tech/two.md", note("Two"), caller=OWNER)
+    unpushed = a.sync.status(OWNER).unpushed
+    assert unpushed.count == 2
+    assert unpushed.oldest_age_s is not None and 1.0 <= unpushed.oldest_age_s < 60
+    a.sync.sync(OWNER)
+    assert a.sync.status(OWNER).unpushed == Unpushed(0, None)
+
+
+def test_both_versions_of_a_conflict_are_in_the_ledger_and_the_inbox_badge_counts_it(
+    site: Site, hoards: Callable[[str], Hoard], tmp_path: Path
+) -> None:
+    a = hoards("a")
+    _, desk = a.owner_tools(TokenStore(tmp_path / "tokens.json"))
+    assert desk.pending_count() == 0
+    current = sha((a.vault.root / "tech/lamp.md").read_bytes())
+    mine = note("Lamp", "Hoard says green.")
+    a.writes.write("tech/lamp.md", mine, current, caller=OWNER)
+    site.person_commit({"tech/lamp.md": note("Lamp", "Person says amber.")})
+    sibling = a.sync.sync(OWNER).conflicts[0].sibling
+    assert desk.pending_count() == 1
+    lamp = a.writes.history("tech/lamp.md", caller=OWNER).revisions
+    assert sha(mine.encode()) in [r.sha256 for r in lamp], "hoard's bytes kept at the path"
+    kept = (a.vault.root / sibling).read_bytes()
+    made = a.writes.history(sibling, caller=OWNER).events[-1]
+    assert (made.caller, made.after) == ("git:origin", sha(kept))
+    archived = a.sync.resolve(sibling, "remote", OWNER).sibling_revision_id
+    assert desk.pending_count() == 0 and archived is not None
+    content = a.writes.history(revision_id=archived, caller=OWNER).content
+    assert content.encode("utf-8") == kept, "the sibling's exact bytes"

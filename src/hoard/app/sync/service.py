@@ -15,7 +15,7 @@ from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
-from hoard.core.sync_results import ConflictResolved, SyncRunResult, SyncStatus
+from hoard.core.sync_results import ConflictResolved, OpenConflict, SyncRunResult, SyncStatus
 from hoard.core.sync_rules import conflict_of, unmarked
 
 R = TypeVar("R")
@@ -44,6 +44,10 @@ class Sync:
 
     def stop(self) -> None:
         self.runner.stop()
+
+    def open_conflicts(self) -> list[OpenConflict]:
+        """The kept conflicts that wait for the owner (none while sync is off)."""
+        return self.report.conflicts() if self.job.enabled else []
 
     def status(self, caller: Caller | None = None) -> SyncStatus:
         gates.require_scope(caller or self.core.deps.owner, "read")
