@@ -3,18 +3,21 @@ that no remote address is ever shown with its credentials."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from hoard.core.sync_rules import (
+    REMOVED_HERE,
     ConflictMark,
     blob_id,
     conflict_name,
     conflict_of,
     decide,
     marked_copy,
+    removed_here,
     scrub,
     unmarked,
 )
@@ -73,6 +76,14 @@ def test_a_kept_copy_names_both_revisions_and_keeping_it_removes_exactly_those_f
     assert f"conflict_remote_revision: {'b2' * 32}" in copy
     assert copy.endswith("---\nBody.\n")
     assert unmarked(copy) == raw
+
+
+def test_a_sibling_that_stands_for_a_removal_here_says_so_in_its_frontmatter_only() -> None:
+    raw = b"---\ntitle: Hue\n---\nconflict_local_revision: removed here\n"
+    assert not removed_here(marked_copy(raw, MARK).decode())
+    gone = dataclasses.replace(MARK, local_revision=REMOVED_HERE)
+    assert removed_here(marked_copy(raw, gone).decode())
+    assert not removed_here(raw.decode()), "the words in the body are no mark"
 
 
 def test_a_note_without_frontmatter_gets_a_block_and_bytes_that_are_not_text_stay_exact() -> None:

@@ -95,6 +95,23 @@ MARK_FIELDS = (
 )
 
 
+REMOVED_HERE = "removed here"
+"""A sibling's ``conflict_local_revision`` when hoard had removed the note the remote
+edited: the sibling then keeps the note as hoard last had it, and keeping hoard's side
+removes the note again."""
+
+
+def removed_here(text: str) -> bool:
+    """Whether a conflict sibling stands for hoard's removal of its note."""
+    split = split_frontmatter(text)
+    head = text[: split.body_offset] if split.has_block else ""
+    return any(
+        line.split(":", 1)[1].strip() == REMOVED_HERE
+        for line in head.splitlines()
+        if line.startswith("conflict_local_revision:")
+    )
+
+
 def unmarked(text: str) -> str:
     """A conflict sibling's text without the fields :func:`marked_copy` added (what
     keeping hoard's version writes back at the path)."""

@@ -106,9 +106,10 @@ class WorkTree:
                 atomic.unlink(vault, path)
             else:
                 old = vault.root / path
-                if old.is_file() and not old.is_symlink() and old.read_bytes() == data:
+                held = old.read_bytes() if old.is_file() and not old.is_symlink() else None
+                if held == data:
                     return False
-                atomic.replace(vault, path, data, "sync")
+                atomic.replace(vault, path, data, "sync", previous=held)
         except NotFound:
             return False
         except HoardError as exc:

@@ -2,7 +2,9 @@
 one, path by path (git objects only: the work tree is the write path's business).
 
 A path both sides changed since the base is a conflict: the remote's version keeps the path
-(it is already shared) and hoard's version goes into a sibling note, committed last. No
+(it is already shared) and hoard's version goes into a sibling note, committed last (a
+note hoard removed and the remote edited: the sibling keeps the note as hoard last had it,
+marked ``removed here``, so the owner is asked whether it goes again). No
 text is ever merged, so no commit can hold a conflict marker. Only when the two histories
 share no commit at all is the result a merge commit (there is nothing to replay onto).
 """
@@ -14,7 +16,13 @@ from dataclasses import dataclass
 from hoard.adapters.vcs.repo import Entry, SyncRepo
 from hoard.core.note import revision_of
 from hoard.core.sync_results import OpenConflict
-from hoard.core.sync_rules import ConflictMark, conflict_name, decide, marked_copy
+from hoard.core.sync_rules import (
+    REMOVED_HERE,
+    ConflictMark,
+    conflict_name,
+    decide,
+    marked_copy,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +63,14 @@ def replay(repo: SyncRepo, base: str | None, head: str, fetched: str, day: str) 
     conflicts: list[OpenConflict] = []
     for path in conflicted:
         mine = local[path]
-        if mine is None:  # removed here, changed there: the remote's edit stands
-            continue
+        removed = mine is None
+        if mine is None:  # removed here, edited there: the edit stands, the owner is asked
+            mine = at_base[path]
         raw = repo.blob(mine[1])
         theirs = remote[path]
         mark = ConflictMark(
             path,
-            revision_of(raw),
+            REMOVED_HERE if removed else revision_of(raw),
             None if theirs is None else revision_of(repo.blob(theirs[1])),
             head,
             fetched,

@@ -7,16 +7,14 @@ from typing import Literal, TypeVar
 
 from hoard.app.sync.job import SyncJob
 from hoard.app.sync.permit import SyncPermit
+from hoard.app.sync.resolve import Resolver
 from hoard.app.sync.runner import SyncRunner
 from hoard.app.sync.status import SyncReport
 from hoard.app.writes.write_path import WritePath
 from hoard.core import gates
-from hoard.core.errors import InvalidArgument, NotFound
-from hoard.core.note import revision_of
-from hoard.core.paths import normalize_note_path
+from hoard.core.errors import InvalidArgument
 from hoard.core.policy import Caller
 from hoard.core.sync_results import ConflictResolved, OpenConflict, SyncRunResult, SyncStatus
-from hoard.core.sync_rules import conflict_of, unmarked
 
 R = TypeVar("R")
 
@@ -32,6 +30,7 @@ class Sync:
         self.core.stamp = self.report.stamp
         self.warning = self.report.warning
         self.conflicts = self.report.conflicts
+        self.resolver = Resolver(writes)
 
     @property
     def enabled(self) -> bool:
@@ -72,22 +71,8 @@ class Sync:
     def resolve(
         self, sibling: str, keep: Literal["remote", "mine"], caller: Caller | None = None
     ) -> ConflictResolved:
-        """Resolve a kept conflict: ``remote`` leaves the note at its path as it is,
-        ``mine`` writes the sibling's version there (without its conflict fields); either
-        way the sibling is archived (its bytes stay in the ledger)."""
-        caller = caller or self.core.deps.owner
-        rel = normalize_note_path(sibling)
-        original = conflict_of(rel)
-        if original is None:
-            raise InvalidArgument(f"{rel!r} is not a conflict copy", path=rel)
-        if keep not in ("remote", "mine"):
-            raise InvalidArgument("keep must be 'remote' or 'mine'")
-        mine = self.core.current(rel)
-        if mine.raw is None:
-            raise NotFound(f"no conflict copy at {rel!r}", path=rel)
-        revision = self.core.current(original).revision
-        if keep == "mine":
-            text = unmarked(mine.raw.decode("utf-8"))
-            revision = self.writes.write(original, text, revision, caller=caller).revision
-        archived = self.writes.archive(rel, "superseded", revision_of(mine.raw), caller=caller)
-        return ConflictResolved(original, rel, keep, revision, archived.revision_id)
+        """Resolve a kept conflict: ``remote`` leaves the path as it is, ``mine`` puts the
+        sibling's version there (a note without its conflict fields; a removal when hoard
+        had removed the note); either way the sibling is archived (its bytes stay in the
+        ledger). Binary siblings are resolved the same way."""
+        return self.resolver.resolve(sibling, keep, caller or self.core.deps.owner)
