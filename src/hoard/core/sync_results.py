@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,13 @@ class Unpushed:
 @dataclass(frozen=True)
 class OpenConflict:
     """A note both sides changed: the remote's version holds ``path``, hoard's version is
-    kept at ``sibling`` until the owner resolves it."""
+    kept at ``sibling`` until the owner resolves it. ``kind`` ``renamed``: both sides
+    renamed one note differently, ``path`` is the remote's new name and ``sibling``
+    hoard's; both stay until the owner keeps one."""
 
     path: str
     sibling: str
+    kind: Literal["changed", "renamed"] = "changed"
 
 
 @dataclass(frozen=True)

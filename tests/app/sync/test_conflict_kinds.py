@@ -15,6 +15,7 @@ from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.core.note import revision_of
 from hoard.core.policy import OWNER
+from hoard.core.sync_results import OpenConflict
 from tests.app.sync.conftest import Site, git, note
 
 BASE = b"%PDF-1.4\x00\xff base plan"
@@ -128,3 +129,28 @@ def test_a_binary_file_the_remote_changed_replaces_the_one_here(
     run = a.sync.sync(OWNER)
     assert (run.error, run.pulled, run.changed) == (None, commit, ["files/plan.pdf"])
     assert (a.vault.root / "files/plan.pdf").read_bytes() == THEIRS
+
+
+@pytest.mark.parametrize("keep", ["mine", "remote"])
+def test_a_note_renamed_differently_on_both_sides_keeps_both_names_and_asks_which(
+    site: Site, hoards: Callable[[str], Hoard], tmp_path: Path, keep: Literal["mine", "remote"]
+) -> None:
+    a = hoards("a")
+    lamp = (a.vault.root / "tech/lamp.md").read_bytes()
+    a.moves.move("tech/lamp.md", "tech/light.md", revision_of(lamp), False, caller=OWNER)
+    git(site.person, "mv", "tech/lamp.md", "tech/hall-lamp.md")
+    git(site.person, "commit", "-qm", "rename in Obsidian")
+    git(site.person, "push", "-q", "origin", "HEAD:main")
+    run = a.sync.sync(OWNER)
+    assert run.error is None, run.error
+    asked = OpenConflict("tech/hall-lamp.md", "tech/light.md", "renamed")
+    assert run.conflicts == [asked] and a.sync.status(OWNER).conflicts == [asked]
+    assert all((a.vault.root / p).exists() for p in ("tech/light.md", "tech/hall-lamp.md"))
+    assert badge(a, tmp_path) == 1
+    a.sync.resolve("tech/light.md", keep, OWNER)
+    kept, gone = ("tech/light.md", "tech/hall-lamp.md")[:: 1 if keep == "mine" else -1]
+    assert (a.vault.root / kept).read_bytes() == lamp and not (a.vault.root / gone).exists()
+    assert a.sync.status(OWNER).conflicts == [] and badge(a, tmp_path) == 0
+    assert a.sync.sync(OWNER).error is None
+    site.person_pull()
+    assert (site.person / kept).exists() and not (site.person / gone).exists()

@@ -146,6 +146,21 @@ class SyncRepo:
             result[path] = None if meta[4].startswith("D") else (meta[1], meta[3])
         return result
 
+    def renames(self, a: str, b: str) -> dict[str, str]:
+        """The files commit ``b`` has under a new name since ``a`` (git's rename detection:
+        the same or mostly the same bytes): old path → new path."""
+        out = self.run("diff-tree", "-r", "-z", "-M", "--diff-filter=R", "--no-commit-id", a, b)
+        parts = out.split(b"\0")
+        found: dict[str, str] = {}
+        i = 0
+        while i + 2 < len(parts):
+            meta = parts[i].decode().lstrip(":").split()
+            if len(meta) >= 5 and meta[4].startswith("R"):
+                old, new = (p.decode("utf-8", "surrogateescape") for p in parts[i + 1 : i + 3])
+                found[old] = new
+            i += 3
+        return found
+
     def entries(self, commit: str | None, paths: list[str]) -> dict[str, Entry]:
         """The ``(mode, blob)`` of each of ``paths`` that exists at ``commit``."""
         if commit is None or not paths:

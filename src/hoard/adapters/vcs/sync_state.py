@@ -29,6 +29,9 @@ class SyncState:
     rewritten: str | None = None
     """Set when the remote's branch no longer descends from the last sync: the remote's
     commit then; sync waits until the owner accepts the new history."""
+    renamed: list[list[str]] | None = None
+    """Notes both sides renamed differently, ``[remote's name, hoard's name]`` each, until
+    the owner keeps one (both files stay meanwhile)."""
 
 
 class SyncStateFile:

@@ -187,8 +187,17 @@ class SyncJob:
         base = base if base is not None and self.repo.is_ancestor(base, head) else None
         base = base or self.repo.merge_base(head, fetched)
         done = replay(self.repo, base, head, fetched, time.strftime("%Y-%m-%d", time.gmtime()))
-        out.conflicts = done.conflicts
+        out.conflicts = done.conflicts + done.renamed
+        if done.renamed:
+            known = self.state.renamed or []
+            pairs = [[c.path, c.sibling] for c in done.renamed]
+            self._save(renamed=known + [p for p in pairs if p not in known])
         return done.tip
+
+    def forget_rename(self, hoards_name: str) -> None:
+        """The owner resolved the rename whose hoard-side name is ``hoards_name``."""
+        left = [p for p in self.state.renamed or [] if p[1] != hoards_name]
+        self._save(renamed=left or None)
 
     def _commit_outside_edits(self) -> str | None:
         """Edits made outside hoard (an editor, a script) become their own commit first, so

@@ -4,7 +4,8 @@ one, path by path (git objects only: the work tree is the write path's business)
 A path both sides changed since the base is a conflict: the remote's version keeps the path
 (it is already shared) and hoard's version goes into a sibling note, committed last (a
 note hoard removed and the remote edited: the sibling keeps the note as hoard last had it,
-marked ``removed here``, so the owner is asked whether it goes again). No
+marked ``removed here``, so the owner is asked whether it goes again). A note both sides
+renamed differently keeps both names, and the owner is asked which to keep. No
 text is ever merged, so no commit can hold a conflict marker. Only when the two histories
 share no commit at all is the result a merge commit (there is nothing to replay onto).
 """
@@ -29,6 +30,7 @@ from hoard.core.sync_rules import (
 class Replayed:
     tip: str
     conflicts: list[OpenConflict]
+    renamed: list[OpenConflict]
 
 
 def _blob(e: Entry | None) -> str | None:
@@ -86,7 +88,20 @@ def replay(repo: SyncRepo, base: str | None, head: str, fetched: str, day: str) 
             f"hoard-local: {head}\nhoard-remote: {fetched}\n"
         )
         tip = repo.commit_tree(repo.tree_with(tip, kept), [tip], message, None)
-    return Replayed(tip, conflicts)
+    return Replayed(tip, conflicts, _renamed_apart(repo, base, head, fetched))
+
+
+def _renamed_apart(repo: SyncRepo, base: str | None, head: str, fetched: str) -> list[OpenConflict]:
+    """Notes both sides renamed, to different names: both names are kept (each side's
+    commits carry its own), and the owner is asked which to keep."""
+    if base is None:
+        return []
+    here, there = repo.renames(base, head), repo.renames(base, fetched)
+    return [
+        OpenConflict(there[old], here[old], "renamed")
+        for old in sorted(here.keys() & there.keys())
+        if here[old] != there[old]
+    ]
 
 
 def _join_unrelated(

@@ -13,6 +13,7 @@ import os
 from typing import Literal
 
 from hoard.adapters.fs import atomic
+from hoard.app.sync.job import SyncJob
 from hoard.app.writes.write_path import WritePath
 from hoard.core import gates
 from hoard.core.errors import InvalidArgument, NotFound, PathRejected
@@ -27,18 +28,22 @@ TOOL = "sync_resolve"
 
 
 class Resolver:
-    def __init__(self, writes: WritePath) -> None:
+    def __init__(self, writes: WritePath, job: SyncJob) -> None:
         self.writes = writes
         self.core = writes.core
+        self.job = job
 
     def resolve(self, sibling: str, keep: Keep, caller: Caller) -> ConflictResolved:
         gates.require_scope(caller, "write")
         rel = normalize_rel_path(sibling)
+        if keep not in ("remote", "mine"):
+            raise InvalidArgument("keep must be 'remote' or 'mine'")
+        renamed = {mine: theirs for theirs, mine in self.job.state.renamed or []}
+        if rel in renamed:
+            return self._renamed(renamed[rel], rel, keep, caller)
         original = conflict_of(rel)
         if original is None:
             raise InvalidArgument(f"{rel!r} is not a conflict copy", path=rel)
-        if keep not in ("remote", "mine"):
-            raise InvalidArgument("keep must be 'remote' or 'mine'")
         for path in (rel, original):
             self.core.deps.access.check_visible(path, caller)
         if rel.lower().endswith(".md"):
@@ -59,6 +64,25 @@ class Resolver:
             revision = self.writes.write(original, unmarked(text), revision, caller=caller).revision
         archived = self.writes.archive(rel, "superseded", revision_of(mine.raw), caller=caller)
         return ConflictResolved(original, rel, keep, revision, archived.revision_id)
+
+    def _renamed(self, theirs: str, mine: str, keep: Keep, caller: Caller) -> ConflictResolved:
+        """A note both sides renamed differently: the name not kept is archived."""
+        kept, gone = (theirs, mine) if keep == "remote" else (mine, theirs)
+        for path in (kept, gone):
+            self.core.deps.access.check_visible(path, caller)
+        raw = self._read(gone)
+        revision_id = None
+        if raw is not None and gone.lower().endswith(".md"):
+            done = self.writes.archive(gone, "superseded", revision_of(raw), caller=caller)
+            revision_id = done.revision_id
+        elif raw is not None:
+            with atomic.path_lock(self.core.lock_dir, gone):
+                revision_id, event = self._archive(gone, raw, caller)
+            self.core.commit(TOOL, caller, [gone], [event])
+        self.job.forget_rename(mine)
+        there = self._read(kept)
+        revision = None if there is None else revision_of(there)
+        return ConflictResolved(theirs, mine, keep, revision, revision_id)
 
     def _file(self, rel: str, original: str, keep: Keep, caller: Caller) -> ConflictResolved:
         core = self.core

@@ -30,7 +30,7 @@ class Sync:
         self.core.stamp = self.report.stamp
         self.warning = self.report.warning
         self.conflicts = self.report.conflicts
-        self.resolver = Resolver(writes)
+        self.resolver = Resolver(writes, self.job)
 
     @property
     def enabled(self) -> bool:

@@ -56,7 +56,8 @@ class SyncReport:
 
     def conflicts(self) -> list[OpenConflict]:
         """Conflict siblings present in the vault (committed or not), with the path each
-        stands beside."""
+        stands beside, and notes renamed differently on both sides while both names
+        exist."""
         try:
             out = self.job.repo.run("ls-files", "-z", "--cached", "--others", "--exclude-standard")
         except GitFailed:
@@ -68,6 +69,9 @@ class SyncReport:
             original = conflict_of(path) if path else None
             if original is not None and (root / path).is_file():
                 found.append(OpenConflict(original, path))
+        for theirs, mine in self.job.state.renamed or []:
+            if (root / theirs).is_file() and (root / mine).is_file():
+                found.append(OpenConflict(theirs, mine, "renamed"))
         return found
 
     def status(self) -> SyncStatus:
