@@ -91,6 +91,38 @@ def test_the_sync_button_brings_a_conflict_to_the_inbox_and_resolving_it_keeps_o
     context.close()
 
 
+def test_a_binary_conflict_in_the_inbox_is_resolved_with_its_keep_button(
+    browser: Any, synced: Synced
+) -> None:
+    site = synced.site
+    plan = synced.person / "files/plan.pdf"
+    plan.parent.mkdir()
+
+    def person_saves(data: bytes) -> None:
+        plan.write_bytes(data)
+        git(synced.person, "add", "-A")
+        git(synced.person, "commit", "-qm", "plan")
+        git(synced.person, "push", "-q", "origin", "main")
+
+    person_saves(b"%PDF-1.4\x00\xff base")
+    site.hoard.sync.sync(OWNER)
+    (site.vault / "files/plan.pdf").write_bytes(b"%PDF-1.4\x00\xfe hoard's")
+    person_saves(b"%PDF-1.4\x00\xfd the person's")
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, site)
+    page.click("#sync-now")
+    page.wait_for_selector("article.conflict")
+    assert "files/plan.conflict-" in page.inner_text("article.conflict")
+    page.click('article.conflict button:has-text("Keep hoard\'s version")')
+    page.wait_for_url(f"{site.url}/inbox")
+    assert page.locator("article.conflict").count() == 0
+    assert (site.vault / "files/plan.pdf").read_bytes() == b"%PDF-1.4\x00\xfe hoard's"
+    assert not list((site.vault / "files").glob("plan.conflict-*"))
+    context.close()
+
+
 def test_a_push_failing_past_warn_after_s_puts_a_banner_on_every_page_until_it_succeeds(
     browser: Any, synced: Synced, screenshots: Path
 ) -> None:
