@@ -147,8 +147,9 @@ def test_a_note_renamed_differently_on_both_sides_keeps_both_names_and_asks_whic
     assert run.conflicts == [asked] and a.sync.status(OWNER).conflicts == [asked]
     assert all((a.vault.root / p).exists() for p in ("tech/light.md", "tech/hall-lamp.md"))
     assert badge(a, tmp_path) == 1
-    a.sync.resolve("tech/light.md", keep, OWNER)
+    done = a.sync.resolve("tech/light.md", keep, OWNER)
     kept, gone = ("tech/light.md", "tech/hall-lamp.md")[:: 1 if keep == "mine" else -1]
+    assert (done.path, done.sibling, done.revision) == (kept, gone, revision_of(lamp))
     assert (a.vault.root / kept).read_bytes() == lamp and not (a.vault.root / gone).exists()
     assert a.sync.status(OWNER).conflicts == [] and badge(a, tmp_path) == 0
     assert a.sync.sync(OWNER).error is None

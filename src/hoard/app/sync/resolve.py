@@ -66,7 +66,8 @@ class Resolver:
         return ConflictResolved(original, rel, keep, revision, archived.revision_id)
 
     def _renamed(self, theirs: str, mine: str, keep: Keep, caller: Caller) -> ConflictResolved:
-        """A note both sides renamed differently: the name not kept is archived."""
+        """A note both sides renamed differently: the name not kept is archived (the
+        answer's ``path`` is the name kept, its ``sibling`` the one archived)."""
         kept, gone = (theirs, mine) if keep == "remote" else (mine, theirs)
         for path in (kept, gone):
             self.core.deps.access.check_visible(path, caller)
@@ -82,7 +83,7 @@ class Resolver:
         self.job.forget_rename(mine)
         there = self._read(kept)
         revision = None if there is None else revision_of(there)
-        return ConflictResolved(theirs, mine, keep, revision, revision_id)
+        return ConflictResolved(kept, gone, keep, revision, revision_id)
 
     def _file(self, rel: str, original: str, keep: Keep, caller: Caller) -> ConflictResolved:
         core = self.core
