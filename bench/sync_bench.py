@@ -21,8 +21,9 @@ Two clones of one bare remote (in a temporary folder), each opened by an in-proc
 
     python bench/sync_bench.py [--n 100] [--pull-every 1] [--writes 200] [--writes-only]
 
-Prints a table and writes ``bench/receipts/sync-<date>.json`` with the load average before
-and after (the machine may be shared: the figures move with its load).
+Prints a table and writes ``bench/receipts/sync-<date>.json`` (``sync-writes-<date>.json``
+with ``--writes-only``) with the load average before and after (the machine may be
+shared: the figures move with its load).
 """
 
 from __future__ import annotations
@@ -251,7 +252,8 @@ def main() -> None:
         "target_added_ms": TARGET_ADDED_MS,
         "met": added <= TARGET_ADDED_MS,
     }
-    print(f"receipt: {write_receipt('sync', receipt)}")
+    name = "sync-writes" if args.writes_only else "sync"
+    print(f"receipt: {write_receipt(name, receipt)}")
 
 
 def _cells(samples: list[float]) -> list[str]:
