@@ -51,6 +51,7 @@ from benchlib import (
 from hoard.app.hoard import Hoard
 from hoard.core.config import Config, SearchConfig, SemanticConfig
 from hoard.core.errors import HoardError
+from hoard.core.policy import OWNER
 
 # -- variants (ablations) -------------------------------------------------------------------
 
@@ -376,7 +377,7 @@ def run(dataset: Dataset, variant: str, k: int, semantic_state: Path) -> RunResu
             for q in queries:
                 tq = time.perf_counter()
                 try:
-                    res = hoard.search(q.text, limit=k)
+                    res = hoard.search(q.text, limit=k, caller=OWNER)
                 except HoardError as exc:
                     ms = (time.perf_counter() - tq) * 1000
                     err = f"{exc.code}: {exc.message}"

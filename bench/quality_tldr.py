@@ -33,6 +33,7 @@ from typing import Any
 
 from benchlib import evaldata_dir, machine_info, now_iso, render_table, write_receipt
 from hoard.app.hoard import Hoard
+from hoard.core.policy import OWNER
 
 try:
     import hoard.core.segment as segment
@@ -88,7 +89,7 @@ def hoard_run(root: Path, lang: str, queries: list[dict[str, Any]]) -> dict[str,
             rr = ok = 0.0
             t1 = time.perf_counter()
             for q in queries:
-                res = h.search(q["query"], limit=K)
+                res = h.search(q["query"], limit=K, caller=OWNER)
                 ranked = [f"{folder_of(lang)}/{x.path}" for x in res.results]
                 a, b = score(ranked, q["relevant"])
                 rr, ok = rr + a, ok + b

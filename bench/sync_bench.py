@@ -120,8 +120,8 @@ def on_demand(root: Path, n: int) -> list[float]:
             t0 = time.perf_counter()
             path = f"bench/d{i}.md"
             a.writes.write(path, note(f"D{i}", f"The word {w}."), caller=OWNER)
-            a.sync.sync(OWNER)
-            b.sync.sync(OWNER)
+            a.sync.sync(caller=OWNER)
+            b.sync.sync(caller=OWNER)
             if not found(b, w, path):
                 raise SystemExit(f"write {i} did not reach B")
             out.append((time.perf_counter() - t0) * 1000)

@@ -17,6 +17,7 @@ from pathlib import Path
 from benchlib import machine_info, now_iso, write_receipt
 from hoard.adapters.fs import exchange
 from hoard.app.hoard import Hoard
+from hoard.core.policy import OWNER
 
 NOTE = "tech/lamp.md"
 HEAD = (
@@ -35,12 +36,12 @@ def main() -> int:
         (vault / "tech").mkdir(parents=True)
         (vault / NOTE).write_text(HEAD + "start\n")
         with Hoard(vault, state) as hoard:
-            rev: str | None = hoard.read(NOTE).revision
+            rev: str | None = hoard.read(NOTE, caller=OWNER).revision
             for i in range(args.n * 2):
                 kind = "exchange" if i % 2 == 0 else "rename"
                 exchange._renameat2 = real if kind == "exchange" else None
                 t = time.perf_counter()
-                rev = hoard.writes.write(NOTE, HEAD + f"line {i}\n", rev).revision
+                rev = hoard.writes.write(NOTE, HEAD + f"line {i}\n", rev, caller=OWNER).revision
                 times[kind].append((time.perf_counter() - t) * 1000)
     exchange._renameat2 = real
     p50 = {k: statistics.median(v) for k, v in times.items()}

@@ -10,7 +10,7 @@ import pytest
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
@@ -45,12 +45,12 @@ def lamp(vault: Path) -> bytes:
 
 def refused(hoard: Hoard, vault: Path, code: str, **kwargs: object) -> HoardError:
     before = lamp(vault)
-    events = len(hoard.writes.history("tech/lamp.md").events)
+    events = len(hoard.writes.history("tech/lamp.md", caller=OWNER).events)
     with pytest.raises(HoardError) as info:
         hoard.edits.edit(**{"path": "tech/lamp.md", "caller": WRITER, **kwargs})  # type: ignore[arg-type]
     assert info.value.code == code, info.value.to_object()
     assert lamp(vault) == before
-    history = hoard.writes.history("tech/lamp.md").events
+    history = hoard.writes.history("tech/lamp.md", caller=OWNER).events
     assert len(history) == events + 1
     assert history[-1].tool == "vault_edit"
     assert history[-1].decision == "refused"
@@ -78,10 +78,10 @@ def test_an_edit_is_written_through_the_write_path(hoard: Hoard, vault: Path) ->
         .replace("status: draft", "status: active")
         .encode()
     )
-    history = hoard.writes.history("tech/lamp.md")
+    history = hoard.writes.history("tech/lamp.md", caller=OWNER)
     assert history.events[-1].tool == "vault_edit"
     assert history.events[-1].decision == "written"
-    kept = hoard.writes.history(revision_id=history.revisions[-1].revision_id)
+    kept = hoard.writes.history(revision_id=history.revisions[-1].revision_id, caller=OWNER)
     assert kept.content.encode() == before
     found = hoard.search("fixed", caller=WRITER)
     assert [h.path for h in found.results] == ["tech/lamp.md"]
@@ -136,7 +136,7 @@ def test_a_malformed_list_is_refused(hoard: Hoard, vault: Path) -> None:
 def test_a_dry_run_returns_the_diff_and_writes_nothing(hoard: Hoard, vault: Path) -> None:
     before = lamp(vault)
     result = hoard.edits.edit(
-        "tech/lamp.md", [{"op": "append", "text": "Dimmable."}], sha(before), True, WRITER
+        "tech/lamp.md", [{"op": "append", "text": "Dimmable."}], sha(before), True, caller=WRITER
     )
     assert result.status == "dry_run"
     assert result.diff is not None and "+Dimmable." in result.diff
@@ -153,7 +153,7 @@ def test_a_proposing_caller_gets_a_proposal_that_confirm_applies(hoard: Hoard, v
     assert result.proposal_id is not None
     assert result.diff is not None and "+tags: [home, light, desk]" in result.diff
     assert lamp(vault) == before
-    confirmed = hoard.writes.confirm(result.proposal_id, CONFIRMER)
+    confirmed = hoard.writes.confirm(result.proposal_id, caller=CONFIRMER)
     assert confirmed.status == "written"
     assert b"tags: [home, light, desk]" in lamp(vault)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 from hoard.surfaces.cli.main import run
 from tests.helpers import note_text
 
@@ -94,7 +94,7 @@ def test_a_scripted_session_makes_one_commit_per_change(hoard: Hoard, vault: Pat
         caller=AGENT,
     )
     assert proposal.proposal_id is not None
-    hoard.writes.confirm(proposal.proposal_id, WRITER)
+    hoard.writes.confirm(proposal.proposal_id, caller=WRITER)
 
     made = commits(vault)
     tools = [m.split(":", 1)[0] for _, m in made]
@@ -146,7 +146,7 @@ def test_a_failing_commit_keeps_the_change_and_is_in_the_ledger(hoard: Hoard, va
         (vault / ".git" / "index.lock").unlink()
     assert result.status == "written"
     assert (vault / "tech" / "lamp.md").read_text(encoding="utf-8").endswith("Kept.\n")
-    events = hoard.writes.history("tech/lamp.md").events
+    events = hoard.writes.history("tech/lamp.md", caller=OWNER).events
     assert [e.decision for e in events[-2:]] == ["written", "commit_failed"]
     assert commits(vault) == []
 

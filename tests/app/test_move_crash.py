@@ -15,6 +15,7 @@ import pytest
 from hoard.adapters.fs import failpoints
 from hoard.app.hoard import Hoard
 from hoard.core.errors import Busy
+from hoard.core.policy import OWNER
 from tests.helpers import wait_until
 
 CHILD = """
@@ -23,7 +24,7 @@ from pathlib import Path
 from hoard.app.hoard import Hoard
 vault, state, rev = sys.argv[1], sys.argv[2], sys.argv[3]
 with Hoard(Path(vault), Path(state)) as hoard:
-    hoard.moves.move("tech/lamp.md", "projects/light.md", rev)
+    hoard.moves.move("tech/lamp.md", "projects/light.md", rev, caller=hoard.owner)
 """
 
 FM = "---\ntitle: {}\ntype: {}\nstatus: active\ntags: [home, light]\nupdated: 2026-03-01\n---\n"
@@ -58,7 +59,7 @@ def backlinks_once_answered(hoard: Hoard, rel: str) -> list[str]:
 
     def attempt() -> list[str] | None:
         try:
-            return hoard.links(rel).backlinks
+            return hoard.links(rel, caller=OWNER).backlinks
         except Busy:
             return None
 
@@ -92,12 +93,12 @@ def test_a_crash_at_any_step_of_a_move_leaves_all_old_or_all_new(
         assert not list(vault.rglob(".hoard-stage-*"))
         want = OLD if point in BEFORE_INTENT else NEW
         assert {rel: read(vault, rel) for rel in PATHS} == {rel: want.get(rel) for rel in PATHS}
-        assert hoard.writes.recover().transactions == []
+        assert hoard.writes.recover(caller=OWNER).transactions == []
         if want is NEW:  # nothing lost: the old bytes of every changed file are preserved
             for rel in ("tech/lamp.md", "life/desk.md", "tech/_INDEX.md"):
                 kept = [
-                    hoard.writes.history(revision_id=r.revision_id).content
-                    for r in hoard.writes.history(rel).revisions
+                    hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content
+                    for r in hoard.writes.history(rel, caller=OWNER).revisions
                 ]
                 assert OLD[rel] in kept, rel
             assert backlinks_once_answered(hoard, "projects/light.md") == [

@@ -13,7 +13,7 @@ import pytest
 from hoard.adapters.fs import atomic
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 
@@ -101,14 +101,14 @@ def test_a_move_rewrites_every_link_form_and_both_indexes(hoard: Hoard, vault: P
         "tech/lamp.md": "old",
     }
     # Nothing lost: every prior version is in the ledger; the index follows the move.
-    kept = hoard.writes.history("life/desk.md").revisions
-    assert hoard.writes.history(revision_id=kept[-1].revision_id).content == DESK
-    assert hoard.links("projects/light.md").backlinks == [
+    kept = hoard.writes.history("life/desk.md", caller=OWNER).revisions
+    assert hoard.writes.history(revision_id=kept[-1].revision_id, caller=OWNER).content == DESK
+    assert hoard.links("projects/light.md", caller=OWNER).backlinks == [
         "life/desk.md",
         "projects/_INDEX.md",
         "projects/light.md",
     ]
-    assert hoard.writes.recover().transactions == []
+    assert hoard.writes.recover(caller=OWNER).transactions == []
 
 
 def test_a_rename_in_place_keeps_relative_links_and_one_index(hoard: Hoard, vault: Path) -> None:
@@ -147,7 +147,7 @@ def test_a_refused_move_changes_nothing(
         hoard.moves.move("tech/lamp.md", new_path, lamp_rev(vault), caller=WRITER)
     assert info.value.code == code
     assert snapshot(vault) == before
-    assert hoard.writes.history("tech/lamp.md").events[-1].decision == "refused"
+    assert hoard.writes.history("tech/lamp.md", caller=OWNER).events[-1].decision == "refused"
 
 
 def test_a_stale_revision_is_a_conflict(hoard: Hoard, vault: Path) -> None:
@@ -192,7 +192,7 @@ def test_a_proposed_move_is_applied_by_confirm(hoard: Hoard, vault: Path) -> Non
     assert result.status == "proposed" and result.proposal_id
     assert read(vault, "projects/light.md") is None
     assert "+Links: [[light]]" in (result.diff or "")
-    confirmed = hoard.writes.confirm(result.proposal_id)
+    confirmed = hoard.writes.confirm(result.proposal_id, caller=OWNER)
     assert confirmed.status == "moved"
     assert read(vault, "life/desk.md") == DESK_AFTER
 

@@ -16,6 +16,7 @@ from hoard.core.config import ContractConfig
 from hoard.core.contract import check_contract
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.core.links import extract_links, link_key, note_keys
+from hoard.core.policy import OWNER
 
 SMALL = 300
 BIG = 1000
@@ -182,7 +183,7 @@ def test_hoard_indexes_and_searches_a_generated_vault(
 ) -> None:
     hoard = Hoard(small.root, tmp_path / "state")
     try:
-        result = hoard.search("backup")
+        result = hoard.search("backup", caller=OWNER)
         assert result.error is None
         assert result.results
     finally:

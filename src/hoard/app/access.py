@@ -27,14 +27,14 @@ class Access:
         self.config = config
         self.ledger = ledger
 
-    def require(self, caller: Caller, scope: str) -> None:
+    def require(self, scope: str, *, caller: Caller) -> None:
         """Raise :class:`~hoard.core.errors.Forbidden` unless ``caller`` holds ``scope``."""
         gates.require_scope(caller, scope)
 
     def is_private(self, path: str) -> bool:
         return gates.is_private(path, self.config)
 
-    def visibility(self, caller: Caller) -> Visible | None:
+    def visibility(self, *, caller: Caller) -> Visible | None:
         """A predicate for what ``caller`` may see, or ``None`` when it sees everything."""
         protected = self.config.protected
         if not protected or caller.owner:
@@ -43,15 +43,15 @@ class Access:
         now = time.time()
         return lambda path: may_see(path, caller, protected, grants, now)
 
-    def can_see(self, path: str, caller: Caller) -> bool:
+    def can_see(self, path: str, *, caller: Caller) -> bool:
         if caller.owner or not is_protected(path, self.config.protected):
             return True
-        seen = self.visibility(caller)
+        seen = self.visibility(caller=caller)
         return seen is None or seen(path)
 
-    def check_visible(self, path: str, caller: Caller) -> None:
+    def check_visible(self, path: str, *, caller: Caller) -> None:
         """Raise :class:`~hoard.core.errors.Protected` when ``caller`` may not see ``path``."""
-        if not self.can_see(path, caller):
+        if not self.can_see(path, caller=caller):
             raise Protected(
                 f"{path!r} is protected; ask the owner for a grant (vault_request_access)",
                 path=path,

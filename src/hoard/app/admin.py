@@ -40,8 +40,8 @@ class Admin:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
 
-    def grants(self, caller: Caller) -> GrantsResult:
-        self.deps.access.require(caller, "admin")
+    def grants(self, *, caller: Caller) -> GrantsResult:
+        self.deps.access.require("admin", caller=caller)
         ledger = self.deps.ledger
         return GrantsResult(
             [grant_info(g) for g in ledger.active_grants()],
@@ -49,20 +49,20 @@ class Admin:
         )
 
     def grant(
-        self, caller: Caller, to: str, glob: str, minutes: float = DEFAULT_GRANT_MINUTES
+        self, to: str, glob: str, minutes: float = DEFAULT_GRANT_MINUTES, *, caller: Caller
     ) -> GrantInfo:
-        self.deps.access.require(caller, "admin")
+        self.deps.access.require("admin", caller=caller)
         return grant_info(self.deps.ledger.add_grant(to, glob, minutes))
 
-    def revoke_grant(self, caller: Caller, grant_id: str) -> RevokedResult:
-        self.deps.access.require(caller, "admin")
+    def revoke_grant(self, grant_id: str, *, caller: Caller) -> RevokedResult:
+        self.deps.access.require("admin", caller=caller)
         self.deps.ledger.revoke_grant(grant_id)
         return RevokedResult(grant_id)
 
     def approve(
-        self, caller: Caller, request_id: str, minutes: float = DEFAULT_GRANT_MINUTES
+        self, request_id: str, minutes: float = DEFAULT_GRANT_MINUTES, *, caller: Caller
     ) -> GrantInfo:
-        self.deps.access.require(caller, "admin")
+        self.deps.access.require("admin", caller=caller)
         if not 0 < minutes <= 7 * 24 * 60:
             raise InvalidArgument("minutes must be between 0 and 10080 (one week)")
         return grant_info(self.deps.ledger.approve_request(request_id, minutes))
@@ -75,8 +75,8 @@ class TokenAdmin:
         self.deps = deps
         self.store = store
 
-    def callers(self, caller: Caller) -> CallersResult:
-        self.deps.access.require(caller, "admin")
+    def callers(self, *, caller: Caller) -> CallersResult:
+        self.deps.access.require("admin", caller=caller)
         return CallersResult(
             [
                 CallerInfo(e.name, list(e.scopes), e.write_mode, e.confirm_own)
@@ -85,16 +85,16 @@ class TokenAdmin:
         )
 
     def add(
-        self, caller: Caller, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False, *, caller: Caller
     ) -> NewTokenResult:
         """A new caller; the token is in the result this once, only its digest is kept."""
-        self.deps.access.require(caller, "admin")
+        self.deps.access.require("admin", caller=caller)
         entry, token = self.store.add(name, scopes, write_mode, confirm_own)
         return NewTokenResult(
             entry.name, token, list(entry.scopes), entry.write_mode, entry.confirm_own
         )
 
-    def revoke(self, caller: Caller, name: str) -> RevokedResult:
-        self.deps.access.require(caller, "admin")
+    def revoke(self, name: str, *, caller: Caller) -> RevokedResult:
+        self.deps.access.require("admin", caller=caller)
         self.store.revoke(name)
         return RevokedResult(name)

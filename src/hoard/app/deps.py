@@ -19,7 +19,6 @@ from hoard.adapters.ledger.store import Ledger
 from hoard.app.access import Access
 from hoard.core.config import Config
 from hoard.core.errors import Busy
-from hoard.core.policy import OWNER, Caller
 
 T = TypeVar("T")
 
@@ -39,7 +38,6 @@ class Deps:
     state_dir: Path
     #: Bring the index up to date with the files before reading it (cheap when nothing changed).
     ensure_fresh: Callable[[], None]
-    owner: Caller = OWNER
     #: A use-case met a database error from the index: log it and repair the index (the
     #: caller then answers from the files, labeled, or with a ``busy`` error).
     index_failed: Callable[[BaseException], None] = lambda exc: None

@@ -32,18 +32,18 @@ class Edits:
         edits: object,
         expected_revision: str,
         dry_run: bool = False,
-        caller: Caller | None = None,
+        *,
+        caller: Caller,
     ) -> WriteResult:
-        caller = caller or self.core.deps.owner
-        with self.core.attempt(TOOL, caller, path):
+        with self.core.attempt(TOOL, path, caller=caller):
             rel, text = self._edited(path, edits, expected_revision, dry_run, caller)
-        return self.writes.write(rel, text, expected_revision, dry_run, caller, tool=TOOL)
+        return self.writes.write(rel, text, expected_revision, dry_run, tool=TOOL, caller=caller)
 
     def _edited(
         self, path: str, edits: object, expected_revision: str, dry_run: bool, caller: Caller
     ) -> tuple[str, str]:
         """The note's path and its text after the edits (refusals raise, changing nothing)."""
-        rel = self.core.target(path, caller)
+        rel = self.core.target(path, caller=caller)
         ops = parse_edits(edits)
         if not isinstance(expected_revision, str) or not expected_revision:
             raise InvalidArgument("expected_revision is required: the revision you edit")

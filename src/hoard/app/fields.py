@@ -56,8 +56,9 @@ class FieldListing:
         filters: Filters,
         offset: int,
         visible: Visible | None,
-        caller: Caller,
         t0: float,
+        *,
+        caller: Caller,
     ) -> SearchResult:
         self.keeper.ensure_fresh()
         page, hidden, next_offset = self.index.listing(filters, folder, visible, limit, offset)
@@ -76,13 +77,12 @@ class FieldListing:
             next_offset=next_offset,
         )
 
-    def tags(self, folder: str | None = None, caller: Caller | None = None) -> TagsResult:
+    def tags(self, folder: str | None = None, *, caller: Caller) -> TagsResult:
         """Every tag with how many notes the caller can see carry it, most used first."""
-        caller = caller or self.deps.owner
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         if folder is not None and not isinstance(folder, str):
             raise InvalidArgument("folder must be a string")
         rel = (normalize_rel_path(folder, allow_root=True) or None) if folder else None
         self.keeper.ensure_fresh()
-        counted = self.index.tags(self.deps.access.visibility(caller), rel)
+        counted = self.index.tags(self.deps.access.visibility(caller=caller), rel)
         return TagsResult([TagCount(t, n) for t, n in counted], rel)

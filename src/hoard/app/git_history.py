@@ -14,13 +14,12 @@ class GitHistory:
         self.deps = deps
         self.git = Git(deps.vault.root)
 
-    def log(self, path: str, caller: Caller | None = None, limit: int = 100) -> list[LogEntry]:
+    def log(self, path: str, limit: int = 100, *, caller: Caller) -> list[LogEntry]:
         """The commits that touched the note (following renames), newest first; empty when
         the vault is not a git work tree."""
-        caller = caller or self.deps.owner
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         rel = normalize_note_path(path)
-        self.deps.access.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller=caller)
         if not self.git.is_work_tree():
             return []
         try:

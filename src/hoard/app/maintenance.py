@@ -28,9 +28,9 @@ class Maintenance:
         self.deps = deps
         self.keeper = keeper
 
-    def request_access(self, glob: str, reason: str, caller: Caller) -> AccessRequestResult:
+    def request_access(self, glob: str, reason: str, *, caller: Caller) -> AccessRequestResult:
         """A pending request for the owner, with how the owner approves it from the CLI."""
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         if not isinstance(glob, str) or not isinstance(reason, str):
             raise InvalidArgument("glob and reason must be strings")
         req = self.deps.ledger.request_access(caller.name, glob, reason)
@@ -43,7 +43,7 @@ class Maintenance:
             + req.request_id,
         )
 
-    def policy(self, caller: Caller) -> PolicyResult:
+    def policy(self, *, caller: Caller) -> PolicyResult:
         config = self.deps.config
         grants = [
             {"grant_id": g.grant_id, "glob": g.glob, "expires_at": iso(g.expires_at)}

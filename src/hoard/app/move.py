@@ -108,14 +108,13 @@ class Moves:
         expected_revision: str,
         update_links: bool = True,
         dry_run: bool = False,
-        caller: Caller | None = None,
         *,
+        caller: Caller,
         confirming: bool = False,
     ) -> MoveResult:
-        caller = caller or self.core.deps.owner
-        with self.core.attempt(TOOL, caller, path):
-            rel = self.core.target(path, caller)
-            dst = self.core.target(new_path, caller)
+        with self.core.attempt(TOOL, path, caller=caller):
+            rel = self.core.target(path, caller=caller)
+            dst = self.core.target(new_path, caller=caller)
             if not isinstance(expected_revision, str) or not expected_revision:
                 raise InvalidArgument("expected_revision is required: the revision you move")
             if rel == dst:
@@ -140,10 +139,10 @@ class Moves:
                     current = plan.current
                     self.core.guarded(
                         TOOL,
-                        caller,
                         rel,
                         lambda: current.revision,  # noqa: B023 (called before the loop moves on)
                         lambda: gates.check_revision(rel, current, ask.expected),  # noqa: B023
+                        caller=caller,
                     )
                 return self._apply(plan, ask)
         raise Busy("the links to this note keep changing; try the move again", path=rel)
@@ -192,7 +191,7 @@ class Moves:
         return plan
 
     def _linkers(self, plan: Plan, conn: Any, caller: Caller, rewritten: Any) -> None:
-        seen = self.core.deps.access.visibility(caller)
+        seen = self.core.deps.access.visibility(caller=caller)
         for src in backlinks(conn, plan.rel):
             if src == plan.rel:
                 continue
@@ -258,8 +257,8 @@ class Moves:
                 plan.after[plan.dst] or b"",
                 plan.current.raw,
                 ask.expected,
-                caller,
                 {"new_path": plan.dst, "update_links": ask.update_links},
+                caller=caller,
             )
             return replace(
                 result,
@@ -271,7 +270,7 @@ class Moves:
         blobs = {p: b for p, b in plan.after.items() if b is not None}
         txn = self.core.records.begin_transaction("move", {"files": files}, blobs, caller.name)
         failpoints.hit("move.intent")
-        state, detail = self.writes.roll_forward(txn, files, blobs, caller, tool=TOOL)
+        state, detail = self.writes.roll_forward(txn, files, blobs, tool=TOOL, caller=caller)
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
         return self.writes.core.stamp(replace(result, status="moved", transaction_id=txn))

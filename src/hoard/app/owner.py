@@ -80,16 +80,16 @@ class OwnerDesk:
         names = [e.name for e in self.tokens.entries()]
         return names if LOCAL_DEFAULT.name in names else [*names, LOCAL_DEFAULT.name]
 
-    def add_grant(self, caller: str, glob: str, minutes: float) -> Grant:
-        """A grant to a caller this vault knows; a name nobody holds is refused (a typo
-        would otherwise grant nothing, silently, or later grant a caller made with it)."""
-        if caller not in self.known_callers():
+    def add_grant(self, to: str, glob: str, minutes: float) -> Grant:
+        """A grant to ``to``, a caller this vault knows; a name nobody holds is refused (a
+        typo would otherwise grant nothing, silently, or later grant a caller made with it)."""
+        if to not in self.known_callers():
             raise InvalidArgument(
-                f"There is no caller named {caller!r}, so nothing was granted: pick one from "
+                f"There is no caller named {to!r}, so nothing was granted: pick one from "
                 "the list, or add the caller first.",
-                caller=caller,
+                caller=to,
             )
-        return self.deps.ledger.add_grant(caller, glob, minutes)
+        return self.deps.ledger.add_grant(to, glob, minutes)
 
     def revoke_grant(self, grant_id: str) -> None:
         self.deps.ledger.revoke_grant(grant_id)

@@ -30,7 +30,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-def make_host(methods: dict[str, Callable[..., Any]], caller: Caller) -> HostFn:
+def make_host(methods: dict[str, Callable[..., Any]], *, caller: Caller) -> HostFn:
     """``host(tool, args)`` for :meth:`Sandbox.run`: the four read tools, as ``caller``."""
 
     def host(tool: str, args: dict[str, Any]) -> Any:
@@ -60,11 +60,12 @@ def read_code(
     methods: dict[str, Callable[..., Any]],
     sandbox: Sandbox,
     code: str,
-    caller: Caller,
     limits: Limits | None = None,
+    *,
+    caller: Caller,
 ) -> RunResult:
     """Run ``code`` in ``sandbox`` with ``caller``'s read rights; raises its refusals."""
-    return sandbox.run(code, make_host(methods, caller), limits)
+    return sandbox.run(code, make_host(methods, caller=caller), limits)
 
 
 class CodeRunner:
@@ -85,9 +86,9 @@ class CodeRunner:
                 self._sandbox = Sandbox(workers=self.workers)
             return self._sandbox
 
-    def run(self, code: str, caller: Caller, limits: Limits | None = None) -> RunResult:
+    def run(self, code: str, limits: Limits | None = None, *, caller: Caller) -> RunResult:
         """Run ``code`` with ``caller``'s read rights; raises the sandbox's refusals."""
-        return read_code(self.methods, self.sandbox(), code, caller, limits)
+        return read_code(self.methods, self.sandbox(), code, limits, caller=caller)
 
     def close(self) -> None:
         """Stop the workers (a server's shutdown and :meth:`Hoard.close` call this)."""

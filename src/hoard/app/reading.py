@@ -37,15 +37,10 @@ class Reading:
         return self.deps.vault.note_size(path)
 
     def read(
-        self,
-        path: str,
-        offset: int = 0,
-        max_bytes: int | None = None,
-        caller: Caller | None = None,
+        self, path: str, offset: int = 0, max_bytes: int | None = None, *, caller: Caller
     ) -> ReadResult:
-        caller = caller or self.deps.owner
-        self.deps.access.require(caller, "read")
-        self.deps.access.check_visible(normalize_note_path(path), caller)
+        self.deps.access.require("read", caller=caller)
+        self.deps.access.check_visible(normalize_note_path(path), caller=caller)
         ceiling = self.deps.config.limits.read_max_bytes
         offset = whole_number(offset, "offset", 0)
         window = (
@@ -82,18 +77,13 @@ class Reading:
         )
 
     def list(
-        self,
-        path: str = "",
-        recursive: bool = False,
-        limit: int = 500,
-        caller: Caller | None = None,
+        self, path: str = "", recursive: bool = False, limit: int = 500, *, caller: Caller
     ) -> ListResult:
-        caller = caller or self.deps.owner
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         cap = self.deps.config.limits.list_max_entries
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= cap:
             raise InvalidArgument(f"limit must be a whole number from 1 to {cap}")
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         if seen is not None and path and not seen(normalize_rel_path(path) + "/"):
             raise Protected(f"{path!r} is protected", path=path)
         rel, entries, truncated = self.deps.vault.list_dir(path or "", recursive, limit, seen)
@@ -104,22 +94,17 @@ class Reading:
         )
 
     def links(
-        self,
-        path: str,
-        caller: Caller | None = None,
-        offset: int = 0,
-        limit: int | None = None,
+        self, path: str, offset: int = 0, limit: int | None = None, *, caller: Caller
     ) -> LinksResult:
         """A page of a note's outgoing links and backlinks: at most ``limit`` of each
         (default and ceiling ``limits.links_max``) from ``offset`` on."""
-        caller = caller or self.deps.owner
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         rel = normalize_note_path(path)
-        self.deps.access.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller=caller)
         cap = self.deps.config.limits.links_max
         offset = whole_number(offset, "offset", 0)
         size = cap if limit is None else min(whole_number(limit, "limit", 1), cap)
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         budget_ms = self.deps.config.limits.request_time_ms
         deadline = time.monotonic() + budget_ms / 1000
         page = self.deps.from_index(lambda: _graph(self.deps, rel, size + 1, offset, deadline))

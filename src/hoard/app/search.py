@@ -101,21 +101,21 @@ class SearchFlow:
         mode: str = "natural",
         rerank: str = "auto",
         visible: Visible | None = None,
-        caller: Caller | None = None,
         *,
+        caller: Caller,
         filters: object = None,
         offset: int = 0,
         semantic: str | bool = "auto",
     ) -> SearchResult:
-        t0, caller = time.perf_counter(), caller or self.deps.owner
-        self.deps.access.require(caller, "read")
+        t0 = time.perf_counter()
+        self.deps.access.require("read", caller=caller)
         args = checked_args(query, limit, folder, mode, rerank)
         capped = term_cap_warnings(args, self.deps.config.limits.query_max_terms)
         flt, offset = parse_filters(filters), checked_offset(offset)
         if flt is not None and not args.query.strip():
             seen = self._visible(caller, visible)
             return self.fields.listing(
-                args.query, args.limit, args.folder, flt, offset, seen, caller, t0
+                args.query, args.limit, args.folder, flt, offset, seen, t0, caller=caller
             )
         reranker = self.reranker if args.rerank != "off" else None
         fetch = max(args.limit, self.deps.config.rerank.shortlist) if reranker else args.limit
@@ -179,7 +179,7 @@ class SearchFlow:
             outcome.hits,
             self.deps.config.rerank.shortlist,
             self.deps.access.is_private,
-            lambda: self.deps.access.visibility(caller),
+            lambda: self.deps.access.visibility(caller=caller),
         )
 
     def _blended(self, req: SearchRequest) -> tuple[SearchOutcome, str | None, bool]:
@@ -206,7 +206,7 @@ class SearchFlow:
         )
 
     def _visible(self, caller: Caller, extra: Visible | None) -> Visible | None:
-        allowed = self.deps.access.visibility(caller)
+        allowed = self.deps.access.visibility(caller=caller)
         if allowed is None or extra is None:
             return allowed or extra
         return lambda p: allowed(p) and extra(p)

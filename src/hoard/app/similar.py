@@ -67,7 +67,7 @@ class Similar:
         seconds = round(time.perf_counter() - t0, 2)
         return VectorBuild(embedded, status.embedded, status.notes, seconds, status.error)
 
-    def near_duplicates(self, rel: str, raw: bytes, caller: Caller, limit: int) -> list[str]:
+    def near_duplicates(self, rel: str, raw: bytes, limit: int, *, caller: Caller) -> list[str]:
         """Existing notes whose vector is within :data:`DUPLICATE_SIMILARITY` of the text
         ``raw`` would give the note at ``rel``, nearest first, at most ``limit``: the write
         preflight's semantic duplicate hints. Only notes the caller may see (search's rule:
@@ -81,7 +81,7 @@ class Similar:
             self.semantic.prepare()
             doc = parse_note(rel, raw, self.deps.config.search.title_keys)
             text = embedding_text(doc.title, doc.body, self.deps.config.semantic.text_chars)
-            seen = self.deps.access.visibility(caller)
+            seen = self.deps.access.visibility(caller=caller)
             near = self.semantic.near(text, limit, lambda p: p != rel and (seen is None or seen(p)))
         except Exception as exc:  # a hint must never fail the dry run it decorates
             log.warning("semantic duplicate hints failed: %s", exc)
@@ -101,14 +101,13 @@ class Similar:
         }
         return [p for p in paths if p in found]
 
-    def similar(self, path: str, limit: int = 10, caller: Caller | None = None) -> SimilarResult:
+    def similar(self, path: str, limit: int = 10, *, caller: Caller) -> SimilarResult:
         t0 = time.perf_counter()
-        caller = caller or self.deps.owner
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
         rel = normalize_note_path(path)
-        self.deps.access.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller=caller)
         self.deps.ensure_fresh()
         conn = self.deps.index.reader()
         if conn.execute("SELECT 1 FROM notes WHERE path=?", (rel,)).fetchone() is None:
@@ -116,7 +115,7 @@ class Similar:
         if self.semantic is None:
             return self._none(rel, t0, "semantic search is off ([semantic] enabled = false)")
         self.semantic.prepare()
-        near = self.semantic.similar(rel, limit, self.deps.access.visibility(caller))
+        near = self.semantic.similar(rel, limit, self.deps.access.visibility(caller=caller))
         if near is None:
             status = self.semantic.status()
             return self._none(rel, t0, status.error or f"the model is {status.state}")

@@ -10,6 +10,7 @@ from pathlib import Path
 from hoard.adapters.fs.config_file import load_config
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.parallel import PARALLEL_FROM, prepared_notes, worker_count
+from hoard.core.policy import OWNER
 
 
 def _vault_of(write_note, n: int) -> None:
@@ -62,7 +63,9 @@ def test_a_rebuild_in_workers_builds_the_same_index_as_one_in_this_process(
 
     assert report.added == 60 and report.failed == 0
     assert _rows(tmp_path / "parallel") == _rows(tmp_path / "serial")
-    assert [r.path for r in parallel.search("aarhus 17").results][:1] == ["tech/n017.md"]
+    assert [r.path for r in parallel.search("aarhus 17", caller=OWNER).results][:1] == [
+        "tech/n017.md"
+    ]
 
 
 def test_a_rebuild_finishes_in_this_process_when_a_worker_dies(
@@ -78,7 +81,7 @@ def test_a_rebuild_finishes_in_this_process_when_a_worker_dies(
 
     assert report.added == 30 and report.failed == 0
     assert "preparing notes in this process" in caplog.text
-    assert len(hoard.search("body").results) == 10
+    assert len(hoard.search("body", caller=OWNER).results) == 10
 
 
 def test_only_a_large_vault_on_several_cores_gets_workers_one_per_core_up_to_4():

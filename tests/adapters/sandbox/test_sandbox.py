@@ -46,7 +46,7 @@ def test_a_three_hop_script_returns_the_final_text(
       console.log("hopped", top, "->", next);
       return {top, next, text: second.content};
     """
-    out = read_code(hoard.read_methods, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, caller=agent)
     assert out.result["top"] == "tech/start.md"
     assert out.result["next"] == "tech/middle.md"
     assert "Halfway there" in out.result["text"]
@@ -71,7 +71,7 @@ def test_a_refused_call_rejects_with_the_error_code(
       try { await call("read", {path: "tech/nope.md"}); return "read"; }
       catch (e) { return e.message; }
     """
-    out = read_code(hoard.read_methods, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, caller=agent)
     assert out.result.startswith("not_found: ")
     assert out.calls[0]["error"] == "not_found"
 
@@ -87,7 +87,7 @@ def test_only_the_four_read_tools_are_reachable(
       }
       return out;
     """
-    out = read_code(hoard.read_methods, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, caller=agent)
     assert out.result == ["invalid_argument"] * 5
 
 
@@ -106,11 +106,11 @@ def test_a_script_cannot_reach_a_protected_note_without_a_grant(
       catch (e) {{ result.list = e.message.split(":")[0]; }}
       return result;
     """
-    out = read_code(hoard.read_methods, sandbox, code, agent)
+    out = read_code(hoard.read_methods, sandbox, code, caller=agent)
     assert out.result == {"paths": [], "read": "protected", "list": "protected"}
     assert secret_word not in repr(out)
     # The owner's own rights do reach it: the host, not the script, decides.
-    mine = read_code(hoard.read_methods, sandbox, code, owner)
+    mine = read_code(hoard.read_methods, sandbox, code, caller=owner)
     assert mine.result["paths"] == ["secret/plan.md"]
     assert secret_word in mine.result["read"]
 
@@ -269,7 +269,7 @@ def test_the_sixty_fifth_call_is_refused(sandbox: Sandbox, hoard: Hoard, agent: 
         hoard.read_methods,
         sandbox,
         'for (let i = 0; i < 64; i++) await call("list", {}); return 1',
-        agent,
+        caller=agent,
     )
     assert ok.result == 1 and len(ok.calls) == 64
     with pytest.raises(SandboxLimit) as exc:
@@ -277,7 +277,7 @@ def test_the_sixty_fifth_call_is_refused(sandbox: Sandbox, hoard: Hoard, agent: 
             hoard.read_methods,
             sandbox,
             'for (let i = 0; i < 65; i++) await call("list", {});',
-            agent,
+            caller=agent,
         )
     assert limit_of(exc) == "calls"
     assert len(exc.value.details["calls"]) == 64
@@ -360,7 +360,9 @@ def test_a_hostile_script_does_not_stall_service_calls_or_other_scripts(
         wait_until(spinning.is_set)
         t0 = time.monotonic()
         assert hoard.search("compost", caller=agent).results
-        assert read_code(hoard.read_methods, sandbox, 'return (await call("list", {})).path', agent)
+        assert read_code(
+            hoard.read_methods, sandbox, 'return (await call("list", {})).path', caller=agent
+        )
         assert time.monotonic() - t0 < 2.0
         assert thread.is_alive()  # the hostile script was still running meanwhile
     finally:

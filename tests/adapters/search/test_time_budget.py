@@ -16,6 +16,7 @@ from hoard.adapters.index.graph import link_page, note_id
 from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.types import SearchRequest
 from hoard.app.hoard import Hoard
+from hoard.core.policy import OWNER
 from hoard.core.result_warnings import time_budget_warning
 from tests.helpers import make_vault, nearest_found
 
@@ -102,7 +103,7 @@ def test_the_substring_fallback_stops_at_the_deadline_too(hoard: Hoard) -> None:
 
 
 def test_a_link_read_past_its_deadline_keeps_what_it_read(hoard: Hoard) -> None:
-    hoard.links("hub.md")  # indexed, links and all
+    hoard.links("hub.md", caller=OWNER)  # indexed, links and all
     conn = hoard.index.reader()
     row = note_id(conn, "hub.md")
     assert row is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hoard.core.errors import NotFound, PathRejected
+from hoard.core.policy import OWNER
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def linked(write_note):
 
 
 def test_outgoing_links_resolve_aliases_headings_embeds_and_paths(linked, open_hoard):
-    r = open_hoard().links("projects/plan.md")
+    r = open_hoard().links("projects/plan.md", caller=OWNER)
 
     assert r.path == "projects/plan.md"
     got = [(o.target, o.resolved_path, o.broken) for o in r.outgoing]
@@ -54,33 +55,39 @@ def test_outgoing_links_resolve_aliases_headings_embeds_and_paths(linked, open_h
 
 
 def test_broken_lists_each_broken_target_once(linked, open_hoard):
-    assert open_hoard().links("projects/plan.md").broken == ["nowhere-note", "gone/elsewhere"]
+    assert open_hoard().links("projects/plan.md", caller=OWNER).broken == [
+        "nowhere-note",
+        "gone/elsewhere",
+    ]
 
 
 def test_backlinks_list_the_notes_linking_here(linked, open_hoard):
     h = open_hoard()
 
-    assert h.links("tech/bridge.md").backlinks == ["projects/plan.md", "tech/zigbee.md"]
-    assert h.links("tech/zigbee.md").backlinks == ["projects/plan.md"]
-    assert h.links("life/unrelated.md").backlinks == []
-    assert h.links("life/unrelated.md").outgoing == []
+    assert h.links("tech/bridge.md", caller=OWNER).backlinks == [
+        "projects/plan.md",
+        "tech/zigbee.md",
+    ]
+    assert h.links("tech/zigbee.md", caller=OWNER).backlinks == ["projects/plan.md"]
+    assert h.links("life/unrelated.md", caller=OWNER).backlinks == []
+    assert h.links("life/unrelated.md", caller=OWNER).outgoing == []
 
 
 def test_links_of_a_missing_note_is_not_found(linked, open_hoard):
     with pytest.raises(NotFound):
-        open_hoard().links("tech/missing.md")
+        open_hoard().links("tech/missing.md", caller=OWNER)
 
 
 def test_links_of_a_hostile_path_is_rejected(linked, open_hoard):
     with pytest.raises(PathRejected):
-        open_hoard().links("../etc/passwd.md")
+        open_hoard().links("../etc/passwd.md", caller=OWNER)
 
 
 def test_links_reflect_an_edit_to_the_note_itself_at_once(linked, open_hoard, write_note):
     h = open_hoard()
     write_note("life/unrelated.md", "Unrelated", "now links [[bridge]] and [[nope]]")
 
-    r = h.links("life/unrelated.md")
+    r = h.links("life/unrelated.md", caller=OWNER)
 
     assert [(o.target, o.broken) for o in r.outgoing] == [("bridge", False), ("nope", True)]
 
@@ -89,7 +96,9 @@ def test_backlinks_include_a_note_written_after_opening(linked, open_hoard, writ
     h = open_hoard()
     write_note("life/new.md", "New", "points at [[bridge]]")
 
-    wait_until(lambda: "life/new.md" in h.links("tech/bridge.md").backlinks, timeout=3)
+    wait_until(
+        lambda: "life/new.md" in h.links("tech/bridge.md", caller=OWNER).backlinks, timeout=3
+    )
 
 
 def test_a_note_removed_from_disk_has_no_links(linked, vault, open_hoard):
@@ -97,7 +106,7 @@ def test_a_note_removed_from_disk_has_no_links(linked, vault, open_hoard):
     (vault / "life" / "unrelated.md").unlink()
 
     with pytest.raises(NotFound):
-        h.links("life/unrelated.md")
+        h.links("life/unrelated.md", caller=OWNER)
 
 
 def test_a_link_prefers_the_note_in_the_same_folder(write_note, open_hoard):
@@ -105,13 +114,13 @@ def test_a_link_prefers_the_note_in_the_same_folder(write_note, open_hoard):
     write_note("a/shared.md", "A shared", "a")
     write_note("b/shared.md", "B shared", "b")
 
-    r = open_hoard().links("a/x.md")
+    r = open_hoard().links("a/x.md", caller=OWNER)
 
     assert r.outgoing[0].resolved_path == "a/shared.md"
 
 
 def test_example_vault_links_of_the_home_automation_project(example_vault, open_hoard):
-    r = open_hoard(example_vault).links("projects/home-automation-revamp.md")
+    r = open_hoard(example_vault).links("projects/home-automation-revamp.md", caller=OWNER)
 
     assert r.broken == ["zigbee-migration-plan"]
     broken = [o for o in r.outgoing if o.broken]
@@ -124,7 +133,7 @@ def test_example_vault_links_of_the_home_automation_project(example_vault, open_
 
 
 def test_example_vault_backlinks_of_the_hue_bridge(example_vault, open_hoard):
-    r = open_hoard(example_vault).links("tech/hue-bridge.md")
+    r = open_hoard(example_vault).links("tech/hue-bridge.md", caller=OWNER)
 
     assert "tech/zigbee.md" in r.backlinks
     assert "projects/home-automation-revamp.md" in r.backlinks
@@ -202,7 +211,7 @@ def test_a_note_with_more_links_than_one_lookup_batch_resolves_every_one(write_n
     h = open_hoard()
     outgoing, offset = [], 0
     while True:  # vault_links is paged (limits.links_max)
-        page = h.links("hub/index.md", offset=offset)
+        page = h.links("hub/index.md", offset=offset, caller=OWNER)
         outgoing += page.outgoing
         if page.next_offset is None:
             break
@@ -213,4 +222,4 @@ def test_a_note_with_more_links_than_one_lookup_batch_resolves_every_one(write_n
         assert (o.resolved_path, o.broken) == (
             (f"hub/t{i}.md", False) if i % 2 == 0 else (None, True)
         )
-    assert open_hoard().links("hub/t600.md").backlinks == ["hub/index.md"]
+    assert open_hoard().links("hub/t600.md", caller=OWNER).backlinks == ["hub/index.md"]

@@ -15,7 +15,7 @@ import pytest
 from hoard.adapters.search.rerank import RerankFailed, parse_scores
 from hoard.core.config_schema import parse_config
 from hoard.core.errors import ConfigError
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 
 
 class Endpoint:
@@ -98,7 +98,7 @@ def paths(result: Any) -> list[str]:
 
 
 def test_a_contested_top_is_reordered_by_the_model(reranking_vault, open_hoard, endpoint):
-    r = open_hoard().search("quokka")
+    r = open_hoard().search("quokka", caller=OWNER)
 
     assert r.contested and r.reranked
     assert r.engine == "fts5+rerank"
@@ -114,17 +114,17 @@ def test_a_clear_top_is_left_alone_unless_rerank_is_on(
     write_note("tech/c.md", "Wombat quokka", "nothing else")  # a title match wins clearly
     hoard = open_hoard()
 
-    auto = hoard.search("wombat quokka")
+    auto = hoard.search("wombat quokka", caller=OWNER)
     assert not auto.contested and not auto.reranked and auto.engine == "fts5"
     assert endpoint.received == []
 
-    on = hoard.search("wombat quokka", rerank="on")
+    on = hoard.search("wombat quokka", rerank="on", caller=OWNER)
     assert on.reranked and on.engine == "fts5+rerank"
     assert len(endpoint.received) == 1
 
 
 def test_rerank_off_never_calls_the_model(reranking_vault, open_hoard, endpoint):
-    r = open_hoard().search("quokka", rerank="off")
+    r = open_hoard().search("quokka", rerank="off", caller=OWNER)
 
     assert r.contested and not r.reranked
     assert paths(r) == ["tech/a.md", "tech/b.md"]
@@ -136,9 +136,9 @@ def test_private_notes_are_never_sent_and_keep_their_slot(
 ):
     write_note("personal-notes/p.md", "Note p", "quokka secretword favourite favourite")
     hoard = open_hoard()
-    before = paths(hoard.search("quokka", rerank="off"))
+    before = paths(hoard.search("quokka", rerank="off", caller=OWNER))
 
-    r = hoard.search("quokka")
+    r = hoard.search("quokka", caller=OWNER)
 
     assert r.reranked
     slot = before.index("personal-notes/p.md")
@@ -188,7 +188,7 @@ def test_a_failing_model_leaves_the_bm25_order_and_says_why(
 ):
     endpoint.mode = mode
 
-    r = open_hoard().search("quokka")
+    r = open_hoard().search("quokka", caller=OWNER)
 
     assert not r.reranked and r.engine == "fts5"
     assert paths(r) == ["tech/a.md", "tech/b.md"]
@@ -198,13 +198,13 @@ def test_a_failing_model_leaves_the_bm25_order_and_says_why(
 def test_the_cohere_reply_shape_is_understood(reranking_vault, open_hoard, endpoint):
     endpoint.mode = "cohere"
 
-    assert paths(open_hoard().search("quokka")) == ["tech/b.md", "tech/a.md"]
+    assert paths(open_hoard().search("quokka", caller=OWNER)) == ["tech/b.md", "tech/a.md"]
 
 
 def test_asking_for_rerank_without_a_model_says_so(write_note, open_hoard):
     write_note("tech/a.md", "Quokka", "body")
 
-    r = open_hoard().search("quokka", rerank="on")
+    r = open_hoard().search("quokka", rerank="on", caller=OWNER)
 
     assert not r.reranked and r.engine == "fts5"
     assert [w["kind"] for w in r.warnings] == ["rerank_unavailable"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hoard.core.policy import OWNER
+
 
 def _corrections(result) -> dict[str, list[str]]:
     found = [w for w in result.warnings if w["kind"] == "typo_corrections"]
@@ -36,7 +38,7 @@ def test_a_word_in_more_notes_than_the_budget_is_left_out_when_rarer_words_fill_
     _config(vault, budget=6)
     _lanterns_and_quokkas(write_note)
 
-    paths = {r.path for r in open_hoard().search("quokka lantern").results}
+    paths = {r.path for r in open_hoard().search("quokka lantern", caller=OWNER).results}
 
     assert paths == {"tech/quokka-a.md", "tech/quokka-b.md"}
 
@@ -45,12 +47,12 @@ def test_every_word_is_searched_when_the_budget_is_off(vault, write_note, open_h
     _config(vault, budget=0)
     _lanterns_and_quokkas(write_note)
 
-    results = open_hoard().search("quokka lantern").results
+    results = open_hoard().search("quokka lantern", caller=OWNER).results
 
     assert results[0].path == "tech/quokka-b.md"  # both words
     assert len(results) == 10
     assert "tech/lantern-00.md" in {
-        r.path for r in open_hoard().search("quokka lantern", limit=20).results
+        r.path for r in open_hoard().search("quokka lantern", limit=20, caller=OWNER).results
     }
 
 
@@ -60,7 +62,7 @@ def test_a_vault_of_no_more_notes_than_the_budget_searches_every_word(
     _config(vault, budget=20)  # the vault holds 20 notes
     _lanterns_and_quokkas(write_note)
 
-    paths = {r.path for r in open_hoard().search("quokka lantern", limit=20).results}
+    paths = {r.path for r in open_hoard().search("quokka lantern", limit=20, caller=OWNER).results}
 
     assert len(paths) == 14
     assert "tech/lantern-05.md" in paths
@@ -83,7 +85,7 @@ def test_when_every_word_is_over_the_budget_notes_holding_all_of_them_are_found(
     _config(vault, budget=4)
     _lanterns_and_harbors(write_note)
 
-    paths = {r.path for r in open_hoard().search("lantern harbor", limit=3).results}
+    paths = {r.path for r in open_hoard().search("lantern harbor", limit=3, caller=OWNER).results}
 
     assert paths == {"projects/both-0.md", "projects/both-1.md", "projects/both-2.md"}
 
@@ -94,7 +96,7 @@ def test_a_page_that_notes_holding_every_word_cannot_fill_is_filled_from_any_wor
     _config(vault, budget=4)
     _lanterns_and_harbors(write_note)
 
-    results = open_hoard().search("lantern harbor", limit=10).results
+    results = open_hoard().search("lantern harbor", limit=10, caller=OWNER).results
 
     assert len(results) == 10
     assert {r.path for r in results[:3]} == {
@@ -110,7 +112,7 @@ def test_a_typo_correction_matching_more_notes_than_the_budget_leaves_is_not_sea
     _config(vault, budget=6)
     _lanterns_and_quokkas(write_note)
 
-    held = open_hoard().search("quokka lantren")
+    held = open_hoard().search("quokka lantren", caller=OWNER)
 
     assert {r.path for r in held.results} == {"tech/quokka-a.md", "tech/quokka-b.md"}
     assert _corrections(held) == {}
@@ -120,7 +122,7 @@ def test_a_typo_correction_is_searched_when_the_budget_is_off(vault, write_note,
     _config(vault, budget=0)
     _lanterns_and_quokkas(write_note)
 
-    found = open_hoard().search("quokka lantren", limit=20)
+    found = open_hoard().search("quokka lantren", limit=20, caller=OWNER)
 
     assert _corrections(found) == {"lantren": ["lantern"]}
     assert "tech/lantern-00.md" in {r.path for r in found.results}
@@ -138,7 +140,7 @@ def test_a_word_in_more_than_the_common_share_of_notes_is_left_out_of_a_longer_q
     _common_lanterns(write_note)
 
     # (a page the query fills without the common word; a short one is searched with it)
-    paths = {r.path for r in open_hoard().search("quokka lantern", limit=2).results}
+    paths = {r.path for r in open_hoard().search("quokka lantern", limit=2, caller=OWNER).results}
 
     assert paths == {"tech/quokka-a.md", "tech/quokka-b.md"}
 
@@ -147,14 +149,14 @@ def test_a_common_word_alone_is_still_searched(vault, write_note, open_hoard):
     _config(vault, budget=0, common_share=0.4)
     _common_lanterns(write_note)
 
-    assert len(open_hoard().search("lantern", limit=50).results) == 31
+    assert len(open_hoard().search("lantern", limit=50, caller=OWNER).results) == 31
 
 
 def test_a_common_phrase_is_never_left_out(vault, write_note, open_hoard):
     _config(vault, budget=0, common_share=0.4)
     _common_lanterns(write_note)
 
-    results = open_hoard().search("quokka brass-lantern", limit=50).results
+    results = open_hoard().search("quokka brass-lantern", limit=50, caller=OWNER).results
 
     assert "tech/lantern-00.md" in {r.path for r in results}
 
@@ -163,7 +165,7 @@ def test_every_word_is_kept_when_the_common_share_is_1(vault, write_note, open_h
     _config(vault, budget=0, common_share=1.0)
     _common_lanterns(write_note)
 
-    assert len(open_hoard().search("quokka lantern", limit=50).results) == 32
+    assert len(open_hoard().search("quokka lantern", limit=50, caller=OWNER).results) == 32
 
 
 def test_a_note_holding_a_left_out_word_too_ranks_above_one_holding_only_the_rare_word(
@@ -177,7 +179,7 @@ def test_a_note_holding_a_left_out_word_too_ranks_above_one_holding_only_the_rar
     for i in range(26):  # (BM25 weighs a word in over half the notes at nothing)
         write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
 
-    results = open_hoard().search("quokka lantern").results
+    results = open_hoard().search("quokka lantern", caller=OWNER).results
 
     assert [r.path for r in results] == ["tech/quokka-lantern.md", "tech/quokka-short.md"]
 
@@ -188,7 +190,7 @@ def test_a_misspelt_word_over_the_budget_is_searched_through_its_correction(
     _config(vault, budget=4)
     _lanterns_and_harbors(write_note)
 
-    found = open_hoard().search("lantern harbr", limit=3)
+    found = open_hoard().search("lantern harbr", limit=3, caller=OWNER)
 
     assert {r.path for r in found.results} == {
         "projects/both-0.md",
@@ -223,7 +225,7 @@ def test_a_long_query_within_the_budget_gets_feedback_words(vault, write_note, o
     _config(vault, budget=0)
     _quokkas_and_marsupials(write_note)
 
-    paths = {r.path for r in open_hoard().search(QUERY, limit=30).results}
+    paths = {r.path for r in open_hoard().search(QUERY, limit=30, caller=OWNER).results}
 
     assert "life/marsupial-0.md" in paths  # found only through the feedback word
 
@@ -232,7 +234,7 @@ def test_a_long_query_the_budget_cut_gets_no_feedback_words(vault, write_note, o
     _config(vault, budget=20)  # the five quokka words fit (5 x 4 notes); "lantern" does not
     _quokkas_and_marsupials(write_note)
 
-    paths = {r.path for r in open_hoard().search(QUERY, limit=30).results}
+    paths = {r.path for r in open_hoard().search(QUERY, limit=30, caller=OWNER).results}
 
     assert {p for p in paths if p.startswith("tech/quokka-")} == {
         f"tech/quokka-{i}.md" for i in range(4)

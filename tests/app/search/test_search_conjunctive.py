@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hoard.core.policy import OWNER
+
 TITLED = {"tech/lantern-harbor-0.md", "tech/lantern-harbor-1.md"}
 NEAR = {f"projects/near-{i}.md" for i in range(3)}
 FAR = {f"life/far-{i}.md" for i in range(3)}
@@ -46,7 +48,7 @@ def test_notes_with_every_word_in_the_title_come_first_then_words_close_together
     _config(vault, budget=8)  # 12 notes per word, 9 with both: over the budget
     _vault(write_note)
 
-    results = open_hoard().search("lantern harbor", limit=8).results
+    results = open_hoard().search("lantern harbor", limit=8, caller=OWNER).results
 
     assert {r.path for r in results[:2]} == TITLED
     assert {r.path for r in results[2:5]} == NEAR
@@ -58,7 +60,7 @@ def test_scores_still_descend_across_the_tiers(vault, write_note, open_hoard):
     _config(vault, budget=8)
     _vault(write_note)
 
-    scores = [r.score for r in open_hoard().search("lantern harbor", limit=8).results]
+    scores = [r.score for r in open_hoard().search("lantern harbor", limit=8, caller=OWNER).results]
 
     assert scores == sorted(scores, reverse=True)
     assert all(s > 0 for s in scores)
@@ -70,7 +72,7 @@ def test_within_the_budget_every_note_holding_all_words_is_weighed_by_bm25(
     _config(vault, budget=9)  # 9 notes hold both words: within the budget
     _vault(write_note)
 
-    paths = [r.path for r in open_hoard().search("lantern harbor", limit=9).results]
+    paths = [r.path for r in open_hoard().search("lantern harbor", limit=9, caller=OWNER).results]
 
     assert set(paths[:2]) == TITLED
     # Below them, four of each word outweigh one of each close together, by BM25.
@@ -81,7 +83,7 @@ def test_over_the_budget_words_close_together_outrank_many_far_apart(vault, writ
     _config(vault, budget=8)
     _vault(write_note)
 
-    paths = [r.path for r in open_hoard().search("lantern harbor", limit=8).results]
+    paths = [r.path for r in open_hoard().search("lantern harbor", limit=8, caller=OWNER).results]
 
     assert set(paths[2:5]) == NEAR
     assert HEAVY not in paths[:5]
@@ -91,12 +93,12 @@ def test_a_title_changed_outside_hoard_leaves_the_title_tier(vault, write_note, 
     _config(vault, budget=8)
     _vault(write_note)
     h = open_hoard()
-    assert {r.path for r in h.search("lantern harbor", limit=8).results[:2]} == TITLED
+    assert {r.path for r in h.search("lantern harbor", limit=8, caller=OWNER).results[:2]} == TITLED
 
     write_note("tech/lantern-harbor-0.md", "Quiet evening", "the lantern by the harbor")
     h.index.refresh_paths(["tech/lantern-harbor-0.md"])
 
-    top = h.search("lantern harbor", limit=8).results
+    top = h.search("lantern harbor", limit=8, caller=OWNER).results
     assert top[0].path == "tech/lantern-harbor-1.md"
     assert top[1].title == "Quiet evening"  # its words are close together now
     conn = h.index.reader()
@@ -114,14 +116,14 @@ def test_a_long_note_named_by_the_words_comes_before_short_notes_holding_them(
     _vault(write_note)
     write_note(LONG, "Lantern harbor almanac", " ".join(["quiet"] * 2000))
     _config(vault, budget=0)  # no budget: BM25 of every note, long notes weigh less
-    plain = [r.path for r in open_hoard().search("lantern harbor", limit=30).results]
+    plain = [r.path for r in open_hoard().search("lantern harbor", limit=30, caller=OWNER).results]
     assert plain.index(LONG) > max(plain.index(p) for p in NEAR)
 
     _config(vault, budget=10)  # each word in 13 notes, both in 10
     paths = [
         r.path
         for r in open_hoard(state=state_dir.parent / "s2")
-        .search("lantern harbor", limit=10)
+        .search("lantern harbor", limit=10, caller=OWNER)
         .results
     ]
 

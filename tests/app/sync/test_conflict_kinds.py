@@ -45,23 +45,23 @@ def test_a_binary_file_changed_on_both_sides_keeps_both_asks_the_owner_and_resol
     a = hoards("a")
     (a.vault.root / "files/plan.pdf").write_bytes(MINE)  # saved by a program on the server
     person_bytes(site, "files/plan.pdf", THEIRS)
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert run.error is None, run.error
     [conflict] = run.conflicts
     assert conflict.path == "files/plan.pdf" and conflict.sibling.endswith(".pdf")
     assert (a.vault.root / "files/plan.pdf").read_bytes() == THEIRS
     assert (a.vault.root / conflict.sibling).read_bytes() == MINE
     assert badge(a, tmp_path) == 1
-    done = a.sync.resolve(conflict.sibling, keep, OWNER)
+    done = a.sync.resolve(conflict.sibling, keep, caller=OWNER)
     chosen = MINE if keep == "mine" else THEIRS
     assert (a.vault.root / "files/plan.pdf").read_bytes() == chosen
     assert done.revision == revision_of(chosen)
     assert not (a.vault.root / conflict.sibling).exists()
-    assert a.sync.status(OWNER).conflicts == [] and badge(a, tmp_path) == 0
+    assert a.sync.status(caller=OWNER).conflicts == [] and badge(a, tmp_path) == 0
     assert done.sibling_revision_id is not None
     kept = a.writes.history(revision_id=done.sibling_revision_id, caller=OWNER)
     assert (kept.encoding, base64.b64decode(kept.content)) == ("base64", MINE)
-    assert a.sync.sync(OWNER).error is None
+    assert a.sync.sync(caller=OWNER).error is None
     site.person_pull()
     assert (site.person / "files/plan.pdf").read_bytes() == chosen
     assert not (site.person / conflict.sibling).exists()
@@ -75,17 +75,17 @@ def test_a_note_edited_here_and_removed_on_the_remote_keeps_hoards_edit_and_asks
     mine = note("Desk", "Hoard added: the desk is oak.")
     a.writes.write("tech/desk.md", mine, revision_of(desk.read_bytes()), caller=OWNER)
     site.person_commit({"tech/desk.md": None}, "drop desk")
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert run.error is None, run.error
     [conflict] = run.conflicts
     assert conflict.path == "tech/desk.md" and not desk.exists()
     kept = (a.vault.root / conflict.sibling).read_text("utf-8")
     assert "the desk is oak" in kept and "conflict_remote_revision: removed on the remote" in kept
     assert badge(a, tmp_path) == 1
-    a.sync.resolve(conflict.sibling, "mine", OWNER)
+    a.sync.resolve(conflict.sibling, "mine", caller=OWNER)
     assert desk.read_text("utf-8") == mine
     assert not (a.vault.root / conflict.sibling).exists()
-    assert a.sync.sync(OWNER).error is None
+    assert a.sync.sync(caller=OWNER).error is None
     site.person_pull()
     assert (site.person / "tech/desk.md").read_text("utf-8") == mine
 
@@ -100,7 +100,7 @@ def test_a_note_removed_here_and_edited_on_the_remote_comes_back_and_the_owner_i
     a.writes.archive("tech/desk.md", "archived", revision_of(removed), caller=OWNER)
     theirs = note("Desk", "The person says: the desk is walnut.")
     site.person_commit({"tech/desk.md": theirs})
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert run.error is None, run.error
     assert desk.read_text("utf-8") == theirs, "the remote's edit comes back"
     [conflict] = run.conflicts
@@ -108,12 +108,12 @@ def test_a_note_removed_here_and_edited_on_the_remote_comes_back_and_the_owner_i
     sibling = (a.vault.root / conflict.sibling).read_text("utf-8")
     assert "conflict_local_revision: removed here" in sibling
     assert "See [[lamp]]." in sibling, "the note as hoard last had it"
-    assert [c.path for c in a.sync.status(OWNER).conflicts] == ["tech/desk.md"]
+    assert [c.path for c in a.sync.status(caller=OWNER).conflicts] == ["tech/desk.md"]
     assert badge(a, tmp_path) == 1
-    a.sync.resolve(conflict.sibling, keep, OWNER)
+    a.sync.resolve(conflict.sibling, keep, caller=OWNER)
     assert not (a.vault.root / conflict.sibling).exists()
     assert desk.exists() is (keep == "remote"), "keeping hoard's side removes it again"
-    assert a.sync.sync(OWNER).error is None
+    assert a.sync.sync(caller=OWNER).error is None
     site.person_pull()
     assert (site.person / "tech/desk.md").exists() is (keep == "remote")
     history = a.writes.history("tech/desk.md", caller=OWNER).revisions
@@ -126,7 +126,7 @@ def test_a_binary_file_the_remote_changed_replaces_the_one_here(
     person_bytes(site, "files/plan.pdf", BASE)
     a = hoards("a")
     commit = person_bytes(site, "files/plan.pdf", THEIRS)
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert (run.error, run.pulled, run.changed) == (None, commit, ["files/plan.pdf"])
     assert (a.vault.root / "files/plan.pdf").read_bytes() == THEIRS
 
@@ -141,17 +141,17 @@ def test_a_note_renamed_differently_on_both_sides_keeps_both_names_and_asks_whic
     git(site.person, "mv", "tech/lamp.md", "tech/hall-lamp.md")
     git(site.person, "commit", "-qm", "rename in Obsidian")
     git(site.person, "push", "-q", "origin", "HEAD:main")
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert run.error is None, run.error
     asked = OpenConflict("tech/hall-lamp.md", "tech/light.md", "renamed")
-    assert run.conflicts == [asked] and a.sync.status(OWNER).conflicts == [asked]
+    assert run.conflicts == [asked] and a.sync.status(caller=OWNER).conflicts == [asked]
     assert all((a.vault.root / p).exists() for p in ("tech/light.md", "tech/hall-lamp.md"))
     assert badge(a, tmp_path) == 1
-    done = a.sync.resolve("tech/light.md", keep, OWNER)
+    done = a.sync.resolve("tech/light.md", keep, caller=OWNER)
     kept, gone = ("tech/light.md", "tech/hall-lamp.md")[:: 1 if keep == "mine" else -1]
     assert (done.path, done.sibling, done.revision) == (kept, gone, revision_of(lamp))
     assert (a.vault.root / kept).read_bytes() == lamp and not (a.vault.root / gone).exists()
-    assert a.sync.status(OWNER).conflicts == [] and badge(a, tmp_path) == 0
-    assert a.sync.sync(OWNER).error is None
+    assert a.sync.status(caller=OWNER).conflicts == [] and badge(a, tmp_path) == 0
+    assert a.sync.sync(caller=OWNER).error is None
     site.person_pull()
     assert (site.person / kept).exists() and not (site.person / gone).exists()

@@ -50,25 +50,25 @@ def test_a_remote_that_refuses_pushes_is_reported_and_the_stranded_commits_go_wh
     hook = refuse_pushes(site)
     first = a.writes.write("tech/one.md", note("One"), caller=OWNER)
     assert first.synced is False and first.sync_warning is None
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert run.error is not None and "pushes are refused here" in run.error
-    status = a.sync.status(OWNER)
+    status = a.sync.status(caller=OWNER)
     assert status.unpushed.count == 1 and status.last_error == run.error
     assert status.push_failing_since is not None and status.last_push is None
     a.writes.write("tech/two.md", note("Two"), caller=OWNER)
 
     def warned() -> str | None:
-        a.sync.sync(OWNER)
-        return a.sync.status(OWNER).warning
+        a.sync.sync(caller=OWNER)
+        return a.sync.status(caller=OWNER).warning
 
     assert "have not reached the remote" in str(wait_until(warned))
     late = a.writes.write("tech/three.md", note("Three"), caller=OWNER)
     assert late.synced is False and "fsynced on this machine" in (late.sync_warning or "")
-    assert a.sync.status(OWNER).unpushed.count == 3
+    assert a.sync.status(caller=OWNER).unpushed.count == 3
     hook.unlink()
-    back = a.sync.sync(OWNER)
+    back = a.sync.sync(caller=OWNER)
     assert back.error is None and back.pushed is not None
-    status = a.sync.status(OWNER)
+    status = a.sync.status(caller=OWNER)
     assert status.unpushed.count == 0 and status.warning is None and status.last_error is None
     assert a.writes.write("tech/four.md", note("Four"), caller=OWNER).sync_warning is None
     site.person_pull()
@@ -80,7 +80,7 @@ def test_a_force_pushed_remote_is_detected_and_nothing_is_overwritten(
 ) -> None:
     a = hoards("a")
     site.person_commit({"tech/extra.md": note("Extra")})
-    assert a.sync.sync(OWNER).error is None
+    assert a.sync.sync(caller=OWNER).error is None
     lamp = a.vault.root / "tech/lamp.md"
     before = lamp.read_bytes()
     git(site.person, "reset", "-q", "--hard", "HEAD~1")
@@ -88,14 +88,14 @@ def test_a_force_pushed_remote_is_detected_and_nothing_is_overwritten(
     git(site.person, "commit", "-qam", "rewrite")
     git(site.person, "push", "-q", "--force", "origin", "HEAD:main")
     remote_head = git(site.remote, "rev-parse", "main").strip()
-    run = a.sync.sync(OWNER)
+    run = a.sync.sync(caller=OWNER)
     assert run.error is not None and "rewrote its history" in run.error
     assert lamp.read_bytes() == before and (a.vault.root / "tech/extra.md").exists()
-    status = a.sync.status(OWNER)
+    status = a.sync.status(caller=OWNER)
     assert status.waiting is not None and remote_head[:12] in status.waiting
     assert git(site.remote, "rev-parse", "main").strip() == remote_head, "nothing pushed"
-    accepted = a.sync.sync(OWNER, accept_remote=True)
-    assert accepted.error is None and a.sync.status(OWNER).waiting is None
+    accepted = a.sync.sync(accept_remote=True, caller=OWNER)
+    assert accepted.error is None and a.sync.status(caller=OWNER).waiting is None
     assert "Rewritten history." in lamp.read_text("utf-8")
     assert (a.vault.root / "tech/extra.md").exists(), "hoard's side is kept"
 
@@ -120,12 +120,12 @@ def test_a_pull_killed_half_way_leaves_vault_and_ledger_consistent_and_the_next_
             history = h.writes.history(rel, caller=OWNER)
             if history.events:
                 assert history.events[-1].after == sha_of(vault / rel), rel
-        run = h.sync.sync(OWNER)
+        run = h.sync.sync(caller=OWNER)
         assert run.error is None, run.error
         assert run.conflicts == []
         assert all((vault / f"tech/n{i}.md").exists() for i in range(4))
         assert "Changed by the person." in (vault / "tech/lamp.md").read_text("utf-8")
-        assert h.sync.status(OWNER).unpushed.count <= 1
+        assert h.sync.status(caller=OWNER).unpushed.count <= 1
         assert git(vault, "status", "--porcelain") == ""
         assert [x.path for x in h.search("arrives", caller=OWNER, limit=10).results]
 
@@ -141,9 +141,9 @@ def test_a_failing_remote_url_with_a_password_never_shows_the_password(
     caplog.set_level(logging.DEBUG)
     with Hoard(vault, state, dataclasses.replace(config, git=git_config)) as a:
         a.writes.write("tech/one.md", note("One"), caller=OWNER)
-        run = a.sync.sync(OWNER)
+        run = a.sync.sync(caller=OWNER)
         late = a.writes.write("tech/two.md", note("Two"), caller=OWNER)
-        status = a.sync.status(OWNER)
+        status = a.sync.status(caller=OWNER)
         events = a.writes.history("tech/one.md", caller=OWNER).events
     assert run.error and status.last_error == run.error and late.sync_warning
     said = [run.error, repr(run), repr(status), late.sync_warning, repr(events), caplog.text]

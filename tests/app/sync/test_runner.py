@@ -46,7 +46,7 @@ def test_a_burst_of_writes_on_a_is_pushed_in_few_pushes_and_b_pulls_it_on_its_ti
     a, b = serving("a"), serving("b")
     for i in range(5):
         a.writes.write(f"tech/burst-{i}.md", note(f"Burst {i}", "A quokka note."), caller=OWNER)
-    wait_until(lambda: a.sync.status(OWNER).unpushed.count == 0, timeout=60)
+    wait_until(lambda: a.sync.status(caller=OWNER).unpushed.count == 0, timeout=60)
     assert len(log.read_text().splitlines()) <= 2, "a burst is batched"
     remote_files = git(site.remote, "ls-tree", "-r", "--name-only", "main")
     assert all(f"tech/burst-{i}.md" in remote_files for i in range(5))
@@ -83,9 +83,9 @@ def test_a_permit_that_says_no_means_the_process_neither_pulls_nor_pushes(
     commit = site.person_commit({"tech/lamp.md": note("Lamp", "Moved by the person.")})
     with Hoard(vault, tmp_path / "state-a", watch=True, sync_permit=Refused()) as a:
         a.writes.write("tech/held.md", note("Held"), caller=OWNER)
-        run = a.sync.sync(OWNER)
+        run = a.sync.sync(caller=OWNER)
         time.sleep(QUIET_S + 1)  # past the time the push thread would have pushed
         assert (run.pulled, run.pushed, run.changed) == (None, None, [])
         assert "Moved by the person." not in (vault / "tech/lamp.md").read_text("utf-8")
         assert git(site.remote, "rev-parse", "main").strip() == commit
-        assert a.sync.status(OWNER).last_pull is None
+        assert a.sync.status(caller=OWNER).last_pull is None

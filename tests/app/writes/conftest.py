@@ -27,10 +27,11 @@ import pytest
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
+from hoard.core.policy import OWNER
 from tests.helpers import sha
 
-# The child process for run_op: opens the vault, performs one WritePath operation, prints its
-# result as JSON on stdout (or the SPEC error object, exit 3).
+# The child process for run_op: opens the vault, performs one WritePath operation as the owner,
+# prints its result as JSON on stdout (or the SPEC error object, exit 3).
 CHILD = """
 import json, sys
 from pathlib import Path
@@ -41,7 +42,7 @@ from hoard.app.hoard import Hoard
 vault, state, op, kwargs = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 with Hoard(Path(vault), Path(state)) as hoard:
     try:
-        result = getattr(hoard.writes, op)(**kwargs)
+        result = getattr(hoard.writes, op)(**kwargs, caller=hoard.owner)
     except HoardError as exc:
         print(json.dumps(exc.to_object()))
         sys.exit(3)
@@ -105,9 +106,9 @@ def start_op(vault: Path, state_dir: Path) -> Iterator[Callable[..., subprocess.
 def _verify_ledger(hoard: Hoard, path: str) -> int:
     """Every preserved revision of ``path``: its exact content hashes to its sha256 and has
     its recorded size. Returns how many there are."""
-    history = hoard.writes.history(path)
+    history = hoard.writes.history(path, caller=OWNER)
     for info in history.revisions:
-        rev = hoard.writes.history(revision_id=info.revision_id)
+        rev = hoard.writes.history(revision_id=info.revision_id, caller=OWNER)
         raw = (
             rev.content.encode("utf-8")
             if rev.encoding == "utf-8"
@@ -131,7 +132,8 @@ def refuse(
     call raises the SPEC error ``code``, the file at ``rel`` is byte- and mtime-identical
     afterwards (or still absent), and the ledger recorded the refusal as a ``refused`` event
     of ``rel`` (``failed`` for an I/O error once the change had begun; pass
-    ``recorded=False`` where no path can carry one)."""
+    ``recorded=False`` where no path can carry one). The call is made as the owner unless
+    ``caller=`` is given."""
 
     def check(
         hoard: Hoard,
@@ -143,14 +145,14 @@ def refuse(
         **kwargs: Any,
     ) -> HoardError:
         before = snap(rel)
-        events_before = len(hoard.writes.history(rel).events) if recorded else 0
+        events_before = len(hoard.writes.history(rel, caller=OWNER).events) if recorded else 0
         with pytest.raises(HoardError) as info:
-            fn(*args, **kwargs)
+            fn(*args, **{"caller": OWNER, **kwargs})
         exc = info.value
         assert exc.code == code, exc.to_object()
         assert snap(rel) == before, f"{rel} changed although the call was refused"
         if recorded:
-            events = hoard.writes.history(rel).events
+            events = hoard.writes.history(rel, caller=OWNER).events
             assert len(events) == events_before + 1, "the refusal was not recorded"
             # an I/O failure after the intent was recorded is "failed"; a gate's is "refused"
             assert events[-1].decision == ("failed" if code == "io_error" else "refused")

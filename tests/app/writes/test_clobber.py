@@ -79,7 +79,7 @@ def test_a_stale_buffer_save_over_an_acknowledged_write_is_an_inbox_item_with_bo
     written: Hoard, vault: Path, texts: dict[str, str]
 ) -> None:
     save_outside(written, vault, texts["stale"])
-    [item] = written.clobbers.open(OWNER)
+    [item] = written.clobbers.open(caller=OWNER)
     assert (item.path, item.written_by) == (NOTE, "writer")
     assert (item.written, item.written_text) == (digest(texts["agent"]), texts["agent"])
     assert (item.outside, item.outside_text) == (digest(texts["stale"]), texts["stale"])
@@ -110,13 +110,13 @@ def test_restoring_the_item_writes_the_agents_bytes_back_and_clears_it(
     written: Hoard, vault: Path, texts: dict[str, str]
 ) -> None:
     save_outside(written, vault, texts["stale"])
-    [item] = written.clobbers.open(OWNER)
-    result = written.clobbers.restore(item.event_id, OWNER)
+    [item] = written.clobbers.open(caller=OWNER)
+    result = written.clobbers.restore(item.event_id, caller=OWNER)
     assert (result.status, result.revision) == ("written", digest(texts["agent"]))
     assert sha((vault / NOTE).read_bytes()) == digest(texts["agent"])
-    assert written.clobbers.open(OWNER) == []
+    assert written.clobbers.open(caller=OWNER) == []
     with pytest.raises(NotFound):
-        written.clobbers.restore(item.event_id, OWNER)
+        written.clobbers.restore(item.event_id, caller=OWNER)
     # the outside save is preserved too: the restore was a write like any other
     assert digest(texts["stale"]) in {r.sha256 for r in history(written, path=NOTE).revisions}
 
@@ -125,32 +125,32 @@ def test_a_restore_after_the_note_changed_again_is_a_conflict_and_keeps_the_item
     written: Hoard, vault: Path, texts: dict[str, str]
 ) -> None:
     save_outside(written, vault, texts["stale"])
-    [item] = written.clobbers.open(OWNER)
+    [item] = written.clobbers.open(caller=OWNER)
     write_file(vault, NOTE, texts["old"])
     with pytest.raises(Conflict):
-        written.clobbers.restore(item.event_id, OWNER)
+        written.clobbers.restore(item.event_id, caller=OWNER)
     assert sha((vault / NOTE).read_bytes()) == digest(texts["old"])
-    assert [c.event_id for c in written.clobbers.open(OWNER)] == [item.event_id]
+    assert [c.event_id for c in written.clobbers.open(caller=OWNER)] == [item.event_id]
 
 
 def test_dismissing_the_item_keeps_the_outside_save_and_both_revisions(
     written: Hoard, vault: Path, texts: dict[str, str]
 ) -> None:
     save_outside(written, vault, texts["stale"])
-    [item] = written.clobbers.open(OWNER)
-    written.clobbers.dismiss(item.event_id, OWNER)
-    assert written.clobbers.open(OWNER) == []
+    [item] = written.clobbers.open(caller=OWNER)
+    written.clobbers.dismiss(item.event_id, caller=OWNER)
+    assert written.clobbers.open(caller=OWNER) == []
     assert sha((vault / NOTE).read_bytes()) == digest(texts["stale"])
     assert len(history(written, path=NOTE).kept) == 2
     with pytest.raises(NotFound):
-        written.clobbers.dismiss(item.event_id, OWNER)
+        written.clobbers.dismiss(item.event_id, caller=OWNER)
 
 
 def test_an_outside_save_that_keeps_the_writes_lines_is_recorded_but_no_inbox_item(
     written: Hoard, vault: Path, texts: dict[str, str]
 ) -> None:
     save_outside(written, vault, texts["kept"])
-    assert written.clobbers.open(OWNER) == []
+    assert written.clobbers.open(caller=OWNER) == []
     outside = [e for e in history(written, path=NOTE).events if e.decision == "edited_outside"]
     assert [(e.before, e.after) for e in outside] == [
         (digest(texts["agent"]), digest(texts["kept"]))
@@ -165,7 +165,7 @@ def test_a_save_over_an_older_write_than_the_clobber_window_makes_no_inbox_item(
     with Hoard(vault, state_dir) as h:
         h.writes.write(NOTE, texts["agent"], digest(texts["old"]), caller=writer)
         save_outside(h, vault, texts["stale"])
-        assert h.clobbers.open(OWNER) == []
+        assert h.clobbers.open(caller=OWNER) == []
         assert len(history(h, path=NOTE).kept) == 2
 
 
@@ -184,5 +184,5 @@ def test_the_watcher_notices_a_stale_buffer_save_by_itself(
     h = open_hoard(watch=True)
     h.writes.write(NOTE, texts["agent"], digest(texts["old"]), caller=writer)
     write_file(vault, NOTE, texts["stale"])
-    wait_until(lambda: len(h.clobbers.open(OWNER)) == 1, timeout=10)
-    assert h.clobbers.open(OWNER)[0].outside_text == texts["stale"]
+    wait_until(lambda: len(h.clobbers.open(caller=OWNER)) == 1, timeout=10)
+    assert h.clobbers.open(caller=OWNER)[0].outside_text == texts["stale"]

@@ -13,6 +13,7 @@ import pytest
 
 from hoard.adapters.fs import atomic
 from hoard.app.hoard import Hoard
+from hoard.core.policy import OWNER
 from tests.helpers import sha
 
 NOTE = "tech/counter.md"
@@ -39,7 +40,10 @@ with Hoard(Path(vault), Path(state)) as hoard:
         line = f"- {me}-{j}"
         try:
             hoard.writes.write(
-                rel, raw.decode() + line + "\\n", hashlib.sha256(raw).hexdigest()
+                rel,
+                raw.decode() + line + "\\n",
+                hashlib.sha256(raw).hexdigest(),
+                caller=hoard.owner,
             )
             ok.append(line)
         except HoardError as exc:
@@ -108,7 +112,7 @@ def race(
     assert len(set(appended)) == len(appended)
 
     hoard = open_hoard()
-    events = hoard.writes.history(NOTE).events
+    events = hoard.writes.history(NOTE, caller=OWNER).events
     written = [e for e in events if e.decision == "written"]
     refused = [e for e in events if e.decision == "refused"]
     assert len(written) == len(ok)
@@ -120,7 +124,7 @@ def race(
     for prev, nxt in itertools.pairwise(written):
         assert nxt.before == prev.after
     # Every accepted write preserved the revision it replaced.
-    preserved = {r.sha256 for r in hoard.writes.history(NOTE).revisions}
+    preserved = {r.sha256 for r in hoard.writes.history(NOTE, caller=OWNER).revisions}
     assert {e.before for e in written} <= preserved
     assert verify_ledger(hoard, NOTE) == len(ok)
 
@@ -154,7 +158,9 @@ def test_a_write_to_another_note_completes_while_one_note_is_locked(
     two_notes, hoard: Hoard, note_text, vault, run_op
 ) -> None:
     with atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"):
-        here = hoard.writes.write("tech/b.md", note_text("B", "v2"), sha(two_notes["tech/b.md"]))
+        here = hoard.writes.write(
+            "tech/b.md", note_text("B", "v2"), sha(two_notes["tech/b.md"]), caller=OWNER
+        )
         code, out, err = run_op(
             "write", path="tech/new.md", content=note_text("New", "From another process.")
         )
@@ -176,13 +182,17 @@ def test_a_write_to_a_locked_note_is_busy_after_the_lock_timeout_and_changes_not
         atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"),
         pytest.raises(Exception) as info,
     ):
-        hoard.writes.write("tech/a.md", note_text("A", "v2"), sha(two_notes["tech/a.md"]))
+        hoard.writes.write(
+            "tech/a.md", note_text("A", "v2"), sha(two_notes["tech/a.md"]), caller=OWNER
+        )
 
     assert getattr(info.value, "code", None) == "busy"
     assert info.value.to_object()["path"] == "tech/a.md"
     assert snap("tech/a.md") == before
     # Released: the same write goes through.
-    again = hoard.writes.write("tech/a.md", note_text("A", "v2"), sha(two_notes["tech/a.md"]))
+    again = hoard.writes.write(
+        "tech/a.md", note_text("A", "v2"), sha(two_notes["tech/a.md"]), caller=OWNER
+    )
     assert again.status == "written"
 
 

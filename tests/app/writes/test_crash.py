@@ -13,6 +13,7 @@ import pytest
 
 from hoard.adapters.fs import failpoints
 from hoard.app.hoard import Hoard
+from hoard.core.policy import OWNER
 from tests.helpers import sha
 
 NOTE = "tech/lamp.md"
@@ -53,8 +54,8 @@ def transaction_ids(hoard: Hoard) -> list[str]:
 
 def preserved_contents(hoard: Hoard, rel: str) -> list[bytes]:
     return [
-        hoard.writes.history(revision_id=r.revision_id).content.encode("utf-8")
-        for r in hoard.writes.history(rel).revisions
+        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode("utf-8")
+        for r in hoard.writes.history(rel, caller=OWNER).revisions
     ]
 
 
@@ -110,7 +111,7 @@ def test_a_crash_at_any_failpoint_never_tears_the_vault_and_startup_cleans_up(
         states = {"old": old, "new": None}
     elif kind == "restore":
         with Hoard(vault, state_dir) as h:
-            revision_id = h.writes.archive(NOTE, "archived", sha(old)).revision_id
+            revision_id = h.writes.archive(NOTE, "archived", sha(old), caller=OWNER).revision_id
         crash(run_op, point, op="restore", revision_id=revision_id)
         states = {"old": None, "new": old}
     else:
@@ -143,10 +144,10 @@ def test_a_crash_at_any_failpoint_never_tears_the_vault_and_startup_cleans_up(
         [txn_id] = transaction_ids(hoard)
         settled = (snap(NOTE), snap(INDEX))
         for _ in range(2):  # recovery is idempotent
-            [item] = hoard.writes.recover(txn_id).transactions
+            [item] = hoard.writes.recover(txn_id, caller=OWNER).transactions
             assert (item.transaction_id, item.state) == (txn_id, "done")
         assert (snap(NOTE), snap(INDEX)) == settled
-        assert hoard.writes.recover().transactions == []
+        assert hoard.writes.recover(caller=OWNER).transactions == []
     else:
         assert read(vault, NOTE) == note_now
     # Nothing is lost: whatever the file lost is in the ledger, and the ledger verifies.
@@ -157,13 +158,13 @@ def test_a_crash_at_any_failpoint_never_tears_the_vault_and_startup_cleans_up(
         verify_ledger(hoard, INDEX)
     verify_ledger(hoard, NOTE)
     # The index caught up with the files at startup, and the vault is writable again.
-    found = [h.path for h in hoard.search("glimmerquartz").results]
+    found = [h.path for h in hoard.search("glimmerquartz", caller=OWNER).results]
     assert found == ([NOTE] if read(vault, NOTE) == new else [])
     current = read(vault, NOTE)
     final = b"---\ntitle: Lamp\ntype: note\nstatus: active\ntags: [alpha, beta]\n"
     final += b"updated: 2026-03-02\n---\nAfter the crash.\n"
     expected = None if current is None else sha(current)
-    assert hoard.writes.write(NOTE, final.decode(), expected).status == "written"
+    assert hoard.writes.write(NOTE, final.decode(), expected, caller=OWNER).status == "written"
     assert read(vault, NOTE) == final
 
 
@@ -206,18 +207,18 @@ def test_a_transaction_whose_file_moved_meanwhile_is_reported_stuck_and_not_over
     assert snap(INDEX) == edited
     [txn_id] = transaction_ids(hoard)
     for _ in range(2):
-        [item] = hoard.writes.recover(txn_id).transactions
+        [item] = hoard.writes.recover(txn_id, caller=OWNER).transactions
         assert (item.transaction_id, item.state) == (txn_id, "stuck")
         assert INDEX in (item.detail or "")
         assert snap(INDEX) == edited
-    assert [t.state for t in hoard.writes.recover().transactions] == ["stuck"]
-    assert "stuck" in [e.decision for e in hoard.writes.history(INDEX).events]
+    assert [t.state for t in hoard.writes.recover(caller=OWNER).transactions] == ["stuck"]
+    assert "stuck" in [e.decision for e in hoard.writes.history(INDEX, caller=OWNER).events]
     assert read(vault, NOTE) == scene["new"]
 
 
 def test_recovering_an_unknown_transaction_is_not_found(hoard: Hoard) -> None:
     with pytest.raises(Exception) as info:
-        hoard.writes.recover("nosuchtxn")
+        hoard.writes.recover("nosuchtxn", caller=OWNER)
 
     assert getattr(info.value, "code", None) == "not_found"
 
@@ -237,18 +238,18 @@ def test_an_io_error_while_writing_fails_with_io_error_and_keeps_the_old_bytes(
     assert read(vault, NOTE) == old
     assert stage_files() == []
     monkeypatch.delenv(failpoints.ENV)
-    assert hoard.writes.write(NOTE, new.decode(), sha(old)).status == "written"
+    assert hoard.writes.write(NOTE, new.decode(), sha(old), caller=OWNER).status == "written"
     assert read(vault, NOTE) == new
 
 
 def test_an_io_error_while_restoring_creates_nothing(
     scene, hoard: Hoard, monkeypatch, stage_files, vault
 ) -> None:
-    archived = hoard.writes.archive(NOTE, "archived", sha(scene["old"]))
+    archived = hoard.writes.archive(NOTE, "archived", sha(scene["old"]), caller=OWNER)
     monkeypatch.setenv(failpoints.ENV, "restore.stage_fsync:error")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.restore(archived.revision_id)
+        hoard.writes.restore(archived.revision_id, caller=OWNER)
 
     assert getattr(info.value, "code", None) == "io_error"
     assert read(vault, NOTE) is None
@@ -263,7 +264,7 @@ def test_an_io_error_while_filing_changes_nothing_or_hands_back_a_recoverable_tr
     monkeypatch.setenv(failpoints.ENV, "txn.index.stage_fsync:error")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note(NOTE, scene["new"].decode(), None, sha(scene["old"]))
+        hoard.writes.file_note(NOTE, scene["new"].decode(), None, sha(scene["old"]), caller=OWNER)
 
     monkeypatch.delenv(failpoints.ENV)
     error = info.value.to_object()
@@ -273,7 +274,7 @@ def test_an_io_error_while_filing_changes_nothing_or_hands_back_a_recoverable_tr
         assert "transaction_id" in error, (
             f"the note was written, the index was not, and the error gives no transaction: {error}"
         )
-        [item] = hoard.writes.recover(error["transaction_id"]).transactions
+        [item] = hoard.writes.recover(error["transaction_id"], caller=OWNER).transactions
         assert item.state == "done"
         assert read(vault, INDEX) == scene["new_index"]
 
@@ -295,7 +296,7 @@ def test_a_write_interrupted_after_the_rename_is_reconciled_into_the_history_at_
 
     hoard = open_hoard()
 
-    afters = [e.after for e in hoard.writes.history(NOTE).events]
+    afters = [e.after for e in hoard.writes.history(NOTE, caller=OWNER).events]
     assert sha(scene["new"]) in afters, (
         f"the note changed to {sha(scene['new'])[:12]} but no event says so: {afters}"
     )

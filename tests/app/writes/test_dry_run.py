@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import LOCAL_DEFAULT, Caller
+from hoard.core.policy import LOCAL_DEFAULT, OWNER, Caller
 from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
@@ -22,7 +22,7 @@ def lamp(put, note_text) -> bytes:
 def test_a_dry_run_create_writes_nothing_and_reports_create(hoard: Hoard, vault, note_text) -> None:
     text = note_text("Fresh", "Brand new.")
 
-    result = hoard.writes.write("tech/fresh.md", text, dry_run=True)
+    result = hoard.writes.write("tech/fresh.md", text, dry_run=True, caller=OWNER)
 
     assert result.status == "dry_run"
     assert result.revision == sha(text.encode())
@@ -32,7 +32,7 @@ def test_a_dry_run_create_writes_nothing_and_reports_create(hoard: Hoard, vault,
     assert result.preflight.revision_check == "create"
     assert result.preflight.violations == []
     assert not (vault / "tech" / "fresh.md").exists()
-    assert hoard.writes.history("tech/fresh.md").events == []
+    assert hoard.writes.history("tech/fresh.md", caller=OWNER).events == []
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,11 @@ def test_a_dry_run_over_an_existing_note_reports_the_revision_check_and_changes_
     text = note_text("Lamp", "A brighter lamp.")
 
     result = hoard.writes.write(
-        "tech/lamp.md", text, sha(lamp) if expected == "current" else expected, dry_run=True
+        "tech/lamp.md",
+        text,
+        sha(lamp) if expected == "current" else expected,
+        dry_run=True,
+        caller=OWNER,
     )
 
     assert result.status == "dry_run"
@@ -61,7 +65,9 @@ def test_a_dry_run_over_an_existing_note_reports_the_revision_check_and_changes_
 def test_a_dry_run_with_an_expected_revision_for_a_missing_note_reports_conflict(
     hoard: Hoard, vault, note_text
 ) -> None:
-    result = hoard.writes.write("tech/ghost.md", note_text("Ghost"), "a" * 64, dry_run=True)
+    result = hoard.writes.write(
+        "tech/ghost.md", note_text("Ghost"), "a" * 64, dry_run=True, caller=OWNER
+    )
 
     assert result.preflight.revision_check == "conflict"
     assert result.preflight.current_revision is None
@@ -74,7 +80,7 @@ def test_a_dry_run_never_errors_for_contract_problems_and_lists_them(
     before = snap("tech/lamp.md")
     broken = "---\ntitle: Lamp\ntags: [Alpha]\nupdated: 2026-02-30\n---\nno final newline"
 
-    result = hoard.writes.write("tech/lamp.md", broken, sha(lamp), dry_run=True)
+    result = hoard.writes.write("tech/lamp.md", broken, sha(lamp), dry_run=True, caller=OWNER)
 
     assert result.status == "dry_run"
     rules = {(v["field"], v["rule"]) for v in result.preflight.violations}
@@ -92,7 +98,7 @@ def test_a_dry_run_never_errors_for_contract_problems_and_lists_them(
 
 
 def test_a_dry_run_without_frontmatter_lists_frontmatter_missing(hoard: Hoard) -> None:
-    result = hoard.writes.write("tech/bare.md", "# Bare\n", dry_run=True)
+    result = hoard.writes.write("tech/bare.md", "# Bare\n", dry_run=True, caller=OWNER)
 
     assert [v["rule"] for v in result.preflight.violations] == ["frontmatter_missing"]
 
@@ -121,7 +127,7 @@ def test_a_dry_run_by_a_propose_mode_caller_is_a_dry_run_not_a_proposal(
 
     assert result.status == "dry_run"
     assert result.proposal_id is None
-    assert hoard.writes.proposals().proposals == []
+    assert hoard.writes.proposals(caller=OWNER).proposals == []
     assert not (vault / "tech" / "idea.md").exists()
 
 
@@ -133,7 +139,7 @@ def test_a_dry_run_hints_at_most_five_notes_with_the_same_file_name_elsewhere(
     put("tech/other.md", note_text("Other"))
     hoard = open_hoard()
 
-    result = hoard.writes.write("tech/lamp.md", note_text("Lamp"), dry_run=True)
+    result = hoard.writes.write("tech/lamp.md", note_text("Lamp"), dry_run=True, caller=OWNER)
 
     dups = result.preflight.duplicates
     assert len(dups) == 5
@@ -150,15 +156,17 @@ def test_a_dry_run_hints_the_few_duplicates_there_are_and_not_the_note_itself(
     hoard = open_hoard()
     raw = (hoard.vault.root / "tech" / "lamp.md").read_bytes()
 
-    over = hoard.writes.write("tech/lamp.md", note_text("Lamp", "v2"), sha(raw), dry_run=True)
-    unique = hoard.writes.write("tech/unique.md", note_text("Unique"), dry_run=True)
+    over = hoard.writes.write(
+        "tech/lamp.md", note_text("Lamp", "v2"), sha(raw), dry_run=True, caller=OWNER
+    )
+    unique = hoard.writes.write("tech/unique.md", note_text("Unique"), dry_run=True, caller=OWNER)
 
     assert over.preflight.duplicates == ["life/lamp.md"]
     assert unique.preflight.duplicates == []
 
 
 def test_a_dry_run_says_when_the_folder_index_is_missing(hoard: Hoard, note_text) -> None:
-    result = hoard.writes.write("tech/fresh.md", note_text("Fresh"), dry_run=True)
+    result = hoard.writes.write("tech/fresh.md", note_text("Fresh"), dry_run=True, caller=OWNER)
 
     assert any("tech/_INDEX.md" in o for o in result.preflight.obligations)
 
@@ -168,7 +176,7 @@ def test_a_dry_run_says_when_the_folder_index_does_not_link_the_note(
 ) -> None:
     put("tech/_INDEX.md", note_text("Tech index", "- [[other]]", type="index"))
 
-    result = hoard.writes.write("tech/fresh.md", note_text("Fresh"), dry_run=True)
+    result = hoard.writes.write("tech/fresh.md", note_text("Fresh"), dry_run=True, caller=OWNER)
 
     assert len(result.preflight.obligations) == 1
     assert "tech/_INDEX.md" in result.preflight.obligations[0]
@@ -181,13 +189,13 @@ def test_a_dry_run_has_no_index_obligation_when_the_index_links_the_note(
 ) -> None:
     put("tech/_INDEX.md", note_text("Tech index", f"- {link}", type="index"))
 
-    result = hoard.writes.write("tech/fresh.md", note_text("Fresh"), dry_run=True)
+    result = hoard.writes.write("tech/fresh.md", note_text("Fresh"), dry_run=True, caller=OWNER)
 
     assert result.preflight.obligations == []
 
 
 def test_a_dry_run_of_a_private_note_has_no_index_obligation(hoard: Hoard) -> None:
-    result = hoard.writes.write("personal-notes/diary.md", "# Diary\n", dry_run=True)
+    result = hoard.writes.write("personal-notes/diary.md", "# Diary\n", dry_run=True, caller=OWNER)
 
     assert result.preflight.obligations == []
     assert result.preflight.violations == []
@@ -199,7 +207,7 @@ def test_a_dry_run_of_file_note_changes_neither_the_note_nor_the_index(
     put("tech/_INDEX.md", note_text("Tech index", "- [[other]]", type="index"))
     before = snap("tech/_INDEX.md")
 
-    result = hoard.writes.file_note("tech/fresh.md", note_text("Fresh"), dry_run=True)
+    result = hoard.writes.file_note("tech/fresh.md", note_text("Fresh"), dry_run=True, caller=OWNER)
 
     assert result.status == "dry_run"
     assert result.transaction_id is None

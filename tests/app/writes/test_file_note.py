@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 from hoard.surfaces.cli.main import run
 from tests.helpers import sha
 
@@ -65,7 +65,7 @@ def test_an_index_that_already_links_the_note_is_left_unchanged(
     put("tech/_INDEX.md", old_index)
     before = snap("tech/_INDEX.md")
 
-    result = hoard.writes.file_note("tech/kettle.md", note_text("Kettle"))
+    result = hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert result.status == "written"
     assert result.index_changed is False
@@ -81,7 +81,7 @@ FOLDERS = ["tech", "Projects 2026/sub folder", "index", "café", "#inbox", "[dra
 def test_a_folder_without_an_index_gets_one_that_passes_hoard_check(
     hoard: Hoard, note_text, vault, state_dir, capsys, folder: str
 ) -> None:
-    result = hoard.writes.file_note(f"{folder}/kettle.md", note_text("Kettle"))
+    result = hoard.writes.file_note(f"{folder}/kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert result.status == "written"
     assert result.index_changed is True
@@ -97,7 +97,7 @@ def test_a_folder_without_an_index_gets_one_that_passes_hoard_check(
 def test_a_note_at_the_vault_root_is_filed_in_the_root_index(
     hoard: Hoard, note_text, vault
 ) -> None:
-    result = hoard.writes.file_note("kettle.md", note_text("Kettle"))
+    result = hoard.writes.file_note("kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert result.index_path == "_INDEX.md"
     assert "- [[kettle]]\n" in (vault / "_INDEX.md").read_text(encoding="utf-8")
@@ -111,7 +111,7 @@ def test_a_custom_index_line_is_written_as_given(
     put("tech/_INDEX.md", old_index)
     line = "- [[kettle|Kettle]] — boils water, 1.7 l"
 
-    hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), index_line=line)
+    hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), index_line=line, caller=OWNER)
 
     assert (vault / "tech" / "_INDEX.md").read_bytes() == old_index + (line + "\n").encode()
 
@@ -124,7 +124,7 @@ def test_an_index_line_that_is_not_one_line_is_an_invalid_argument(
     before = snap("tech/_INDEX.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), index_line=line)
+        hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), index_line=line, caller=OWNER)
 
     assert getattr(info.value, "code", None) == "invalid_argument"
     assert snap("tech/_INDEX.md") == before
@@ -133,7 +133,7 @@ def test_an_index_line_that_is_not_one_line_is_an_invalid_argument(
 
 def test_filing_the_index_itself_is_an_invalid_argument(hoard: Hoard, index_text, snap) -> None:
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/_INDEX.md", index_text("- [[x]]"))
+        hoard.writes.file_note("tech/_INDEX.md", index_text("- [[x]]"), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "invalid_argument"
     assert snap("tech/_INDEX.md") is None
@@ -144,12 +144,12 @@ def test_a_note_breaking_the_contract_files_nothing(hoard: Hoard, put, index_tex
     before = snap("tech/_INDEX.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", "# Kettle\n")
+        hoard.writes.file_note("tech/kettle.md", "# Kettle\n", caller=OWNER)
 
     assert getattr(info.value, "code", None) == "contract_violation"
     assert snap("tech/kettle.md") is None
     assert snap("tech/_INDEX.md") == before
-    assert hoard.writes.history("tech/kettle.md").events[-1].decision == "refused"
+    assert hoard.writes.history("tech/kettle.md", caller=OWNER).events[-1].decision == "refused"
 
 
 def test_an_index_breaking_the_contract_blocks_the_filing_and_nothing_is_written(
@@ -159,7 +159,7 @@ def test_an_index_breaking_the_contract_blocks_the_filing_and_nothing_is_written
     before = snap("tech/_INDEX.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", note_text("Kettle"))
+        hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "contract_violation"
     assert snap("tech/kettle.md") is None
@@ -174,12 +174,15 @@ def test_file_note_overwrites_with_the_expected_revision_and_preserves_the_prior
     put("tech/_INDEX.md", index_text("- [[lamp]]"))
     new = note_text("Kettle", "New words.")
 
-    result = hoard.writes.file_note("tech/kettle.md", new, expected_revision=sha(old))
+    result = hoard.writes.file_note("tech/kettle.md", new, expected_revision=sha(old), caller=OWNER)
 
     assert result.status == "written"
     assert (vault / "tech" / "kettle.md").read_text(encoding="utf-8") == new
-    [preserved] = hoard.writes.history("tech/kettle.md").revisions
-    assert hoard.writes.history(revision_id=preserved.revision_id).content.encode() == old
+    [preserved] = hoard.writes.history("tech/kettle.md", caller=OWNER).revisions
+    assert (
+        hoard.writes.history(revision_id=preserved.revision_id, caller=OWNER).content.encode()
+        == old
+    )
 
 
 def test_file_note_over_an_existing_note_without_expected_revision_is_exists(
@@ -191,7 +194,7 @@ def test_file_note_over_an_existing_note_without_expected_revision_is_exists(
     before = (snap("tech/kettle.md"), snap("tech/_INDEX.md"))
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", note_text("Kettle", "New."))
+        hoard.writes.file_note("tech/kettle.md", note_text("Kettle", "New."), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "exists"
     assert info.value.to_object()["current_revision"] == sha(old)
@@ -203,12 +206,12 @@ def test_the_transaction_is_recorded_done_and_both_writes_carry_its_id(
 ) -> None:
     put("tech/_INDEX.md", index_text("- [[lamp]]"))
 
-    result = hoard.writes.file_note("tech/kettle.md", note_text("Kettle"))
+    result = hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
 
-    [item] = hoard.writes.recover(result.transaction_id).transactions
+    [item] = hoard.writes.recover(result.transaction_id, caller=OWNER).transactions
     assert (item.transaction_id, item.state) == (result.transaction_id, "done")
     for path in ("tech/kettle.md", "tech/_INDEX.md"):
-        [event] = hoard.writes.history(path).events
+        [event] = hoard.writes.history(path, caller=OWNER).events
         assert (event.tool, event.decision, event.reason) == (
             "vault_file_note",
             "written",
@@ -221,7 +224,9 @@ def test_a_filed_note_is_searchable_and_linked_from_the_index_right_away(
 ) -> None:
     put("tech/_INDEX.md", index_text("- [[lamp]]"))
 
-    hoard.writes.file_note("tech/kettle.md", note_text("Kettle", "A thermoglyph kettle."))
+    hoard.writes.file_note(
+        "tech/kettle.md", note_text("Kettle", "A thermoglyph kettle."), caller=OWNER
+    )
 
-    assert [h.path for h in hoard.search("thermoglyph").results] == ["tech/kettle.md"]
-    assert "tech/_INDEX.md" in hoard.links("tech/kettle.md").backlinks
+    assert [h.path for h in hoard.search("thermoglyph", caller=OWNER).results] == ["tech/kettle.md"]
+    assert "tech/_INDEX.md" in hoard.links("tech/kettle.md", caller=OWNER).backlinks

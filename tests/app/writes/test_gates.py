@@ -11,7 +11,7 @@ import unicodedata
 import pytest
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
@@ -280,9 +280,9 @@ def test_a_private_note_can_be_created_without_frontmatter(hoard: Hoard, vault) 
     assert (vault / "personal-notes" / "diary.md").read_text(encoding="utf-8") == text
 
 
-@pytest.mark.parametrize("who", [WRITER, MAINTAINER, None], ids=["writer", "maintainer", "owner"])
+@pytest.mark.parametrize("who", [WRITER, MAINTAINER, OWNER], ids=["writer", "maintainer", "owner"])
 def test_an_existing_private_note_is_never_overwritten(
-    hoard: Hoard, put, refuse, who: Caller | None
+    hoard: Hoard, put, refuse, who: Caller
 ) -> None:
     raw = b"# Diary\n\nDear diary.\n"
     put("personal-notes/diary.md", raw)
@@ -312,7 +312,7 @@ def test_an_existing_private_note_is_never_archived(hoard: Hoard, put, refuse) -
         "archived",
         sha(raw),
     )
-    assert hoard.writes.history("personal-notes/deep/diary.md").revisions == []
+    assert hoard.writes.history("personal-notes/deep/diary.md", caller=OWNER).revisions == []
 
 
 # -- paths -------------------------------------------------------------------------------------
@@ -353,11 +353,11 @@ def test_a_hostile_path_is_rejected_and_nothing_is_written_anywhere(
     target_rev = sha(target.read_bytes())
 
     with pytest.raises(Exception) as info:
-        hoard.writes.write(path, note_text("Escape"))
+        hoard.writes.write(path, note_text("Escape"), caller=OWNER)
     assert getattr(info.value, "code", None) == "path_rejected", info.value
     # Overwriting what a symlink points at: nothing is there as far as the vault goes.
     with pytest.raises(Exception) as info:
-        hoard.writes.write(path, note_text("Escape"), target_rev)
+        hoard.writes.write(path, note_text("Escape"), target_rev, caller=OWNER)
     assert getattr(info.value, "code", None) in ("path_rejected", "conflict"), info.value
 
     after = {
@@ -424,12 +424,14 @@ def test_confirming_or_rejecting_without_the_confirm_scope_is_forbidden(
 
     for decide in (hoard.writes.confirm, hoard.writes.reject):
         with pytest.raises(Exception) as info:
-            decide(proposal.proposal_id, PROPOSER_NO_CONFIRM)
+            decide(proposal.proposal_id, caller=PROPOSER_NO_CONFIRM)
         assert getattr(info.value, "code", None) == "forbidden"
         assert info.value.to_object()["scope"] == "confirm"
 
     assert snap(path) == before
-    assert [p.proposal_id for p in hoard.writes.proposals().proposals] == [proposal.proposal_id]
+    assert [p.proposal_id for p in hoard.writes.proposals(caller=OWNER).proposals] == [
+        proposal.proposal_id
+    ]
 
 
 # -- size --------------------------------------------------------------------------------------
@@ -471,7 +473,7 @@ def test_a_note_over_note_max_bytes_is_too_large(
 def test_a_note_of_exactly_note_max_bytes_is_written(small_hoard: Hoard, vault, note_text) -> None:
     text = padded(note_text, 2048)
 
-    assert small_hoard.writes.write("tech/edge.md", text).status == "written"
+    assert small_hoard.writes.write("tech/edge.md", text, caller=OWNER).status == "written"
     assert (vault / "tech" / "edge.md").read_bytes() == text.encode()
 
 
@@ -563,7 +565,7 @@ def test_content_with_a_lone_surrogate_is_refused_as_a_bad_argument(
     before = snap(path)
 
     with pytest.raises(Exception) as info:
-        hoard.writes.write(path, doc(body="Broken \ud800 text.\n"), sha(raw))
+        hoard.writes.write(path, doc(body="Broken \ud800 text.\n"), sha(raw), caller=OWNER)
 
     assert getattr(info.value, "code", None) in ("invalid_argument", "contract_violation"), (
         f"{type(info.value).__name__}: {info.value}"
@@ -610,7 +612,7 @@ def test_a_path_that_is_not_a_regular_note_file_is_path_rejected(
     before = sorted(p.name for p in (vault / "tech").iterdir())
 
     with pytest.raises(Exception) as info:
-        hoard.writes.write(path[kind], note_text("X"))
+        hoard.writes.write(path[kind], note_text("X"), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "path_rejected"
     assert sorted(p.name for p in (vault / "tech").iterdir()) == before
@@ -625,10 +627,10 @@ def test_paths_are_nfc_normalised_so_a_decomposed_spelling_names_the_same_note(
     nfc = unicodedata.normalize("NFC", "tech/café.md")
     assert nfd != nfc
 
-    first = hoard.writes.write(nfd, note_text("Café"))
+    first = hoard.writes.write(nfd, note_text("Café"), caller=OWNER)
 
     assert first.path == nfc
     assert [p.name for p in (vault / "tech").iterdir()] == [unicodedata.normalize("NFC", "café.md")]
     with pytest.raises(Exception) as info:
-        hoard.writes.write(nfc, note_text("Café", "again"))
+        hoard.writes.write(nfc, note_text("Café", "again"), caller=OWNER)
     assert getattr(info.value, "code", None) == "exists"

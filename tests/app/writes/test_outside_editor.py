@@ -16,6 +16,7 @@ import pytest
 
 from hoard.adapters.fs import exchange, failpoints
 from hoard.app.hoard import Hoard
+from hoard.core.policy import OWNER
 from tests.helpers import sha, wait_until
 
 NOTE = "tech/lamp.md"
@@ -101,7 +102,7 @@ def test_a_save_between_the_revision_check_and_the_swap_stays_and_the_write_is_a
     assert answer["current_revision"] == sha(scene["editor"])
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
-    *events, outside = open_hoard().writes.history(NOTE).events
+    *events, outside = open_hoard().writes.history(NOTE, caller=OWNER).events
     assert events[-1].decision == "failed" and "conflict" in (events[-1].reason or "")
     # the next start notices the editor's save as one from outside, over the old bytes
     assert (outside.decision, outside.before, outside.after) == (
@@ -196,11 +197,11 @@ def test_a_crash_after_the_exchange_puts_the_swapped_out_save_back_at_startup(
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
     kept = [
-        hoard.writes.history(revision_id=r.revision_id).content.encode()
-        for r in hoard.writes.history(NOTE).revisions
+        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode()
+        for r in hoard.writes.history(NOTE, caller=OWNER).revisions
     ]
     assert scene["old"] in kept and scene["editor"] in kept
-    assert "not_written" in [e.decision for e in hoard.writes.history(NOTE).events]
+    assert "not_written" in [e.decision for e in hoard.writes.history(NOTE, caller=OWNER).events]
     verify_ledger(hoard, NOTE)
 
 
@@ -221,7 +222,7 @@ def test_a_crash_after_a_swap_back_leaves_the_editors_save_and_startup_cleans_up
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
     later = scene["later"].decode()
-    assert hoard.writes.write(NOTE, later, sha(scene["editor"])).status == "written"
+    assert hoard.writes.write(NOTE, later, sha(scene["editor"]), caller=OWNER).status == "written"
 
 
 def test_without_renameat2_writes_fall_back_to_rename(
@@ -229,7 +230,7 @@ def test_without_renameat2_writes_fall_back_to_rename(
 ) -> None:
     monkeypatch.setattr(exchange, "_renameat2", None)
 
-    result = hoard.writes.write(NOTE, scene["new"].decode(), sha(scene["old"]))
+    result = hoard.writes.write(NOTE, scene["new"].decode(), sha(scene["old"]), caller=OWNER)
 
     assert result.status == "written"
     assert (vault / NOTE).read_bytes() == scene["new"]

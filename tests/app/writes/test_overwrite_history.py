@@ -7,7 +7,7 @@ import base64
 import itertools
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 from tests.helpers import sha
 
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
@@ -27,12 +27,12 @@ def test_two_overwrites_preserve_both_prior_revisions_byte_for_byte(
     assert (r2.previous_revision, r2.revision) == (sha(v1), sha(v2))
     assert (r3.previous_revision, r3.revision) == (sha(v2), sha(v3))
     assert (hoard.vault.root / "tech" / "kettle.md").read_bytes() == v3
-    history = hoard.writes.history("tech/kettle.md")
+    history = hoard.writes.history("tech/kettle.md", caller=OWNER)
     assert [r.sha256 for r in history.revisions] == [sha(v1), sha(v2)]
     assert [r.size for r in history.revisions] == [len(v1), len(v2)]
     assert {r.caller for r in history.revisions} == {"writer"}
     for info, raw in zip(history.revisions, (v1, v2), strict=True):
-        rev = hoard.writes.history(revision_id=info.revision_id)
+        rev = hoard.writes.history(revision_id=info.revision_id, caller=OWNER)
         assert rev.path == "tech/kettle.md"
         assert rev.encoding == "utf-8"
         assert rev.content.encode("utf-8") == raw
@@ -45,11 +45,15 @@ def test_the_events_chain_every_write_from_create_to_the_last_overwrite(
     hoard: Hoard, note_text
 ) -> None:
     texts = [note_text("Chain", f"Version {i}.") for i in range(4)]
-    hoard.writes.write("tech/chain.md", texts[0])
+    hoard.writes.write("tech/chain.md", texts[0], caller=OWNER)
     for prev, new in itertools.pairwise(texts):
-        hoard.writes.write("tech/chain.md", new, sha(prev.encode()))
+        hoard.writes.write("tech/chain.md", new, sha(prev.encode()), caller=OWNER)
 
-    written = [e for e in hoard.writes.history("tech/chain.md").events if e.decision == "written"]
+    written = [
+        e
+        for e in hoard.writes.history("tech/chain.md", caller=OWNER).events
+        if e.decision == "written"
+    ]
 
     assert [(e.before, e.after) for e in written] == [
         (None if i == 0 else sha(texts[i - 1].encode()), sha(texts[i].encode())) for i in range(4)
@@ -64,10 +68,10 @@ def test_bytes_that_are_not_utf8_are_preserved_exactly_as_base64(
     broken = note_text("Legacy", "caf\xe9").encode("latin-1")  # written by an old editor
     put("tech/legacy.md", broken)
 
-    hoard.writes.write("tech/legacy.md", note_text("Legacy", "café"), sha(broken))
+    hoard.writes.write("tech/legacy.md", note_text("Legacy", "café"), sha(broken), caller=OWNER)
 
-    [info] = hoard.writes.history("tech/legacy.md").revisions
-    rev = hoard.writes.history(revision_id=info.revision_id)
+    [info] = hoard.writes.history("tech/legacy.md", caller=OWNER).revisions
+    rev = hoard.writes.history(revision_id=info.revision_id, caller=OWNER)
     assert rev.encoding == "base64"
     assert base64.b64decode(rev.content) == broken
     assert rev.sha256 == sha(broken)
@@ -78,14 +82,18 @@ def test_a_written_note_is_found_by_search_right_after_the_write(
 ) -> None:
     put("tech/kettle.md", note_text("Kettle", "Boils water."))
     old = (hoard.vault.root / "tech" / "kettle.md").read_bytes()
-    assert hoard.search("zephyrwhistle").results == []
+    assert hoard.search("zephyrwhistle", caller=OWNER).results == []
 
-    hoard.writes.write("tech/kettle.md", note_text("Kettle", "It has a zephyrwhistle."), sha(old))
-    hoard.writes.write("tech/new.md", note_text("New", "A quokkaferry appears."))
+    hoard.writes.write(
+        "tech/kettle.md", note_text("Kettle", "It has a zephyrwhistle."), sha(old), caller=OWNER
+    )
+    hoard.writes.write("tech/new.md", note_text("New", "A quokkaferry appears."), caller=OWNER)
 
-    assert [h.path for h in hoard.search("zephyrwhistle").results] == ["tech/kettle.md"]
-    assert [h.path for h in hoard.search("quokkaferry").results] == ["tech/new.md"]
-    assert hoard.search("boils").results == []
+    assert [h.path for h in hoard.search("zephyrwhistle", caller=OWNER).results] == [
+        "tech/kettle.md"
+    ]
+    assert [h.path for h in hoard.search("quokkaferry", caller=OWNER).results] == ["tech/new.md"]
+    assert hoard.search("boils", caller=OWNER).results == []
 
 
 def test_a_created_note_has_no_preserved_revision_but_a_written_event(
@@ -93,9 +101,9 @@ def test_a_created_note_has_no_preserved_revision_but_a_written_event(
 ) -> None:
     text = note_text("Fresh", "New.")
 
-    hoard.writes.write("tech/fresh.md", text)
+    hoard.writes.write("tech/fresh.md", text, caller=OWNER)
 
-    history = hoard.writes.history("tech/fresh.md")
+    history = hoard.writes.history("tech/fresh.md", caller=OWNER)
     assert history.revisions == []
     assert [(e.decision, e.before, e.after, e.caller) for e in history.events] == [
         ("written", None, sha(text.encode()), "owner")
@@ -106,6 +114,8 @@ def test_an_overwrite_keeps_the_mode_of_the_file(hoard: Hoard, put, note_text) -
     path = put("tech/mode.md", note_text("Mode"))
     path.chmod(0o640)
 
-    hoard.writes.write("tech/mode.md", note_text("Mode", "v2"), sha(path.read_bytes()))
+    hoard.writes.write(
+        "tech/mode.md", note_text("Mode", "v2"), sha(path.read_bytes()), caller=OWNER
+    )
 
     assert path.stat().st_mode & 0o777 == 0o640

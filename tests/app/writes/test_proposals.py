@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import LOCAL_DEFAULT, Caller
+from hoard.core.policy import LOCAL_DEFAULT, OWNER, Caller
 from hoard.surfaces.cli.main import run
 from tests.helpers import sha
 
@@ -59,7 +59,7 @@ def test_a_propose_mode_write_is_a_proposal_with_id_expiry_and_diff_and_writes_n
     assert "\n-The desk lamp.\n" in result.diff
     assert "\n+The desk lamp, brighter.\n" in result.diff
     assert snap("tech/lamp.md") == before
-    events = hoard.writes.history("tech/lamp.md").events
+    events = hoard.writes.history("tech/lamp.md", caller=OWNER).events
     assert [(e.decision, e.reason) for e in events] == [("proposed", result.proposal_id)]
 
 
@@ -77,11 +77,11 @@ def test_a_proposal_still_passes_every_gate_first(hoard: Hoard, lamp, snap) -> N
         hoard.writes.write("tech/lamp.md", "# no frontmatter\n", sha(lamp), caller=DRAFTER)
 
     assert getattr(info.value, "code", None) == "contract_violation"
-    assert hoard.writes.proposals().proposals == []
+    assert hoard.writes.proposals(caller=OWNER).proposals == []
 
 
 def test_pending_proposals_are_listed_with_their_diff(hoard: Hoard, proposal) -> None:
-    listed = hoard.writes.proposals(PROPOSER).proposals
+    listed = hoard.writes.proposals(caller=PROPOSER).proposals
 
     assert len(listed) == 1
     p = listed[0]
@@ -97,25 +97,29 @@ def test_pending_proposals_are_listed_with_their_diff(hoard: Hoard, proposal) ->
 
 
 def test_confirm_applies_the_proposal_exactly(hoard: Hoard, lamp, proposal, vault) -> None:
-    result = hoard.writes.confirm(proposal.proposal_id, PROPOSER)
+    result = hoard.writes.confirm(proposal.proposal_id, caller=PROPOSER)
 
     assert result.status == "written"
     assert result.revision == proposal.revision
     assert result.previous_revision == sha(lamp)
     assert sha((vault / "tech" / "lamp.md").read_bytes()) == proposal.revision
-    assert hoard.writes.proposals().proposals == []
-    [preserved] = hoard.writes.history("tech/lamp.md").revisions
+    assert hoard.writes.proposals(caller=OWNER).proposals == []
+    [preserved] = hoard.writes.history("tech/lamp.md", caller=OWNER).revisions
     assert preserved.sha256 == sha(lamp)
-    written = [e for e in hoard.writes.history("tech/lamp.md").events if e.decision == "written"]
+    written = [
+        e
+        for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events
+        if e.decision == "written"
+    ]
     assert [(e.tool, e.caller) for e in written] == [("vault_confirm", "local")]
 
 
 def test_confirming_twice_is_proposal_not_found(hoard: Hoard, proposal, snap) -> None:
-    hoard.writes.confirm(proposal.proposal_id, PROPOSER)
+    hoard.writes.confirm(proposal.proposal_id, caller=PROPOSER)
     after_first = snap("tech/lamp.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.confirm(proposal.proposal_id, PROPOSER)
+        hoard.writes.confirm(proposal.proposal_id, caller=PROPOSER)
 
     assert getattr(info.value, "code", None) == "proposal_not_found"
     assert snap("tech/lamp.md") == after_first
@@ -124,7 +128,7 @@ def test_confirming_twice_is_proposal_not_found(hoard: Hoard, proposal, snap) ->
 @pytest.mark.parametrize("pid", ["zzzzzzzz", "", "not-an-id-at-all"])
 def test_confirming_an_unknown_id_is_proposal_not_found(hoard: Hoard, pid: str) -> None:
     with pytest.raises(Exception) as info:
-        hoard.writes.confirm(pid, PROPOSER)
+        hoard.writes.confirm(pid, caller=PROPOSER)
 
     assert getattr(info.value, "code", None) == "proposal_not_found"
 
@@ -139,12 +143,12 @@ def test_an_expired_proposal_cannot_be_confirmed_and_is_no_longer_listed(
         )
 
     with pytest.raises(Exception) as info:
-        hoard.writes.confirm(proposal.proposal_id, PROPOSER)
+        hoard.writes.confirm(proposal.proposal_id, caller=PROPOSER)
 
     assert getattr(info.value, "code", None) == "proposal_expired"
     assert info.value.to_object()["proposal_id"] == proposal.proposal_id
     assert snap("tech/lamp.md") == before
-    assert hoard.writes.proposals().proposals == []
+    assert hoard.writes.proposals(caller=OWNER).proposals == []
 
 
 def test_the_proposal_ttl_comes_from_hoard_toml(put, note_text, open_hoard) -> None:
@@ -153,7 +157,7 @@ def test_the_proposal_ttl_comes_from_hoard_toml(put, note_text, open_hoard) -> N
 
     result = hoard.writes.write("tech/idea.md", note_text("Idea"), caller=DRAFTER)
 
-    [p] = hoard.writes.proposals().proposals
+    [p] = hoard.writes.proposals(caller=OWNER).proposals
     assert p.proposal_id == result.proposal_id
     assert (when(p.expires_at) - when(p.created_at)).total_seconds() == 10
 
@@ -166,7 +170,7 @@ def test_confirm_after_an_outside_edit_is_a_conflict_and_the_edit_survives(
     before = snap("tech/lamp.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.confirm(proposal.proposal_id, PROPOSER)
+        hoard.writes.confirm(proposal.proposal_id, caller=PROPOSER)
 
     assert getattr(info.value, "code", None) == "conflict"
     assert info.value.to_object()["current_revision"] == sha(outside)
@@ -181,7 +185,7 @@ def test_confirming_a_proposed_create_after_someone_created_the_note_is_exists(
     before = snap("tech/idea.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.confirm(p.proposal_id, PROPOSER)
+        hoard.writes.confirm(p.proposal_id, caller=PROPOSER)
 
     assert getattr(info.value, "code", None) == "exists"
     assert snap("tech/idea.md") == before
@@ -192,16 +196,16 @@ def test_a_rejected_proposal_writes_nothing_and_cannot_be_confirmed_later(
 ) -> None:
     before = snap("tech/lamp.md")
 
-    rejected = hoard.writes.reject(proposal.proposal_id, PROPOSER)
+    rejected = hoard.writes.reject(proposal.proposal_id, caller=PROPOSER)
 
     assert (rejected.proposal_id, rejected.status) == (proposal.proposal_id, "rejected")
-    assert hoard.writes.proposals().proposals == []
+    assert hoard.writes.proposals(caller=OWNER).proposals == []
     for again in (hoard.writes.confirm, hoard.writes.reject):
         with pytest.raises(Exception) as info:
-            again(proposal.proposal_id, PROPOSER)
+            again(proposal.proposal_id, caller=PROPOSER)
         assert getattr(info.value, "code", None) == "proposal_not_found"
     assert snap("tech/lamp.md") == before
-    decisions = [e.decision for e in hoard.writes.history("tech/lamp.md").events]
+    decisions = [e.decision for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events]
     assert decisions == ["proposed", "rejected"]
 
 
@@ -219,7 +223,7 @@ def test_a_proposed_file_note_is_applied_with_its_index_line_on_confirm(
     assert not (vault / "tech" / "idea.md").exists()
     assert (vault / "tech" / "_INDEX.md").read_bytes() == index_before
 
-    done = hoard.writes.confirm(p.proposal_id, PROPOSER)
+    done = hoard.writes.confirm(p.proposal_id, caller=PROPOSER)
 
     assert done.status == "written"
     assert (vault / "tech" / "idea.md").read_text(encoding="utf-8") == note_text("Idea")
@@ -232,11 +236,11 @@ def test_a_proposed_archive_is_applied_on_confirm(hoard: Hoard, lamp, vault) -> 
     assert p.status == "proposed"
     assert (vault / "tech" / "lamp.md").read_bytes() == lamp
 
-    done = hoard.writes.confirm(p.proposal_id, PROPOSER)
+    done = hoard.writes.confirm(p.proposal_id, caller=PROPOSER)
 
     assert done.status == "archived"
     assert not (vault / "tech" / "lamp.md").exists()
-    rev = hoard.writes.history(revision_id=done.revision_id)
+    rev = hoard.writes.history(revision_id=done.revision_id, caller=OWNER)
     assert rev.content.encode() == lamp
 
 
@@ -287,7 +291,9 @@ def test_cli_confirm_without_a_terminal_refuses_and_writes_nothing(
     assert code == 2
     assert "--yes" in err
     assert snap("tech/lamp.md") == before
-    assert [p.proposal_id for p in hoard.writes.proposals().proposals] == [proposal.proposal_id]
+    assert [p.proposal_id for p in hoard.writes.proposals(caller=OWNER).proposals] == [
+        proposal.proposal_id
+    ]
 
 
 def test_cli_reject_drops_the_proposal(cli, proposal, snap, hoard: Hoard) -> None:
@@ -297,7 +303,7 @@ def test_cli_reject_drops_the_proposal(cli, proposal, snap, hoard: Hoard) -> Non
 
     assert code == 0
     assert json.loads(out) == {"proposal_id": proposal.proposal_id, "status": "rejected"}
-    assert hoard.writes.proposals().proposals == []
+    assert hoard.writes.proposals(caller=OWNER).proposals == []
     code, out, _ = cli("confirm", proposal.proposal_id, "--yes")
     assert code == 2
     assert json.loads(out)["error"] == "proposal_not_found"

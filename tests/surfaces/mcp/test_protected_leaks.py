@@ -49,7 +49,7 @@ def hoard(tmp_path: Path) -> Iterator[Hoard]:
         h.writes.write(
             "finance/budget.md",
             note("Budget", "The budget, revised. See [[target]]."),
-            h.read("finance/budget.md").revision,
+            h.read("finance/budget.md", caller=OWNER).revision,
             caller=OWNER,
         )
         h.honesty.claim_record("rent", "amount", "900", "finance/budget.md", caller=OWNER)
@@ -84,8 +84,8 @@ def assert_no_leak(text: str) -> None:
 
 
 async def test_no_answer_to_a_caller_without_a_grant_names_a_protected_path(hoard: Hoard) -> None:
-    protected_rev = hoard.writes.history("finance/budget.md").revisions[0].revision_id
-    proposal_id = hoard.writes.proposals().proposals[0].proposal_id
+    protected_rev = hoard.writes.history("finance/budget.md", caller=OWNER).revisions[0].revision_id
+    proposal_id = hoard.writes.proposals(caller=OWNER).proposals[0].proposal_id
     mcp = HoardMCP(hoard, AGENT)
     probes: list[tuple[str, dict[str, Any]]] = [
         ("vault_write", {"path": "public/inner.md", "content": NEW, "dry_run": True}),
@@ -138,8 +138,8 @@ async def test_a_case_variant_of_a_protected_path_is_protected_too(hoard: Hoard)
 
 
 async def test_a_protected_revision_or_proposal_answers_like_a_missing_one(hoard: Hoard) -> None:
-    protected_rev = hoard.writes.history("finance/budget.md").revisions[0].revision_id
-    proposal_id = hoard.writes.proposals().proposals[0].proposal_id
+    protected_rev = hoard.writes.history("finance/budget.md", caller=OWNER).revisions[0].revision_id
+    proposal_id = hoard.writes.proposals(caller=OWNER).proposals[0].proposal_id
     async with Client(HoardMCP(hoard, AGENT).server) as c:
         hidden = error_of(await c.call_tool("vault_history", {"revision_id": protected_rev}))
         missing = error_of(await c.call_tool("vault_history", {"revision_id": "r-nothing"}))
@@ -148,7 +148,7 @@ async def test_a_protected_revision_or_proposal_answers_like_a_missing_one(hoard
     assert hidden["error"] == missing["error"] == "not_found"
     assert set(hidden) == set(missing)
     assert hidden_p["error"] == missing_p["error"] == "proposal_not_found"
-    assert hoard.writes.proposals().proposals[0].proposal_id == proposal_id
+    assert hoard.writes.proposals(caller=OWNER).proposals[0].proposal_id == proposal_id
 
 
 async def test_synthesis_history_omits_sources_the_caller_may_not_see(hoard: Hoard) -> None:

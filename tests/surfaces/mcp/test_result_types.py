@@ -33,7 +33,7 @@ def _has_default(cls: type) -> bool:
 
 def _returned_types(hoard: Hoard) -> set[type]:
     """The classes the MCP tools return (each member of a union return type)."""
-    server = HoardMCP(hoard, hoard.deps.owner).server
+    server = HoardMCP(hoard, hoard.owner).server
     out: set[type] = set()
     for tool in server._tool_manager._tools.values():
         ret = typing.get_type_hints(tool.fn).get("return")

@@ -49,7 +49,7 @@ async def test_links_past_the_budget_answer_what_they_read_with_a_time_budget_wa
     hoard: Hoard,
 ) -> None:
     _changed_underneath(hoard.vault.root)
-    async with Client(HoardMCP(hoard, hoard.deps.owner).server) as c:
+    async with Client(HoardMCP(hoard, hoard.owner).server) as c:
         t0 = time.monotonic()
         r = content(await c.call_tool("vault_links", {"path": "hub.md"}))
         took = time.monotonic() - t0
@@ -65,7 +65,7 @@ async def test_a_search_past_the_budget_is_labeled_not_run_on(hoard: Hoard) -> N
     # Without a watcher a search walks the vault for changes at most once a second: wait
     # until the next search is due to walk (and so to index the new notes in its budget).
     wait_until(lambda: time.monotonic() - hoard.keeper._last_walk >= STAT_WALK_INTERVAL_S)
-    async with Client(HoardMCP(hoard, hoard.deps.owner).server) as c:
+    async with Client(HoardMCP(hoard, hoard.owner).server) as c:
         r = content(await c.call_tool("vault_search", {"query": "alpha", "limit": 5}))
     assert r["error"] is None
     assert r["engine"] == "fts5"

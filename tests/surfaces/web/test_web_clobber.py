@@ -43,7 +43,7 @@ def agent_writes(site: Site, rel: str) -> str:
 
 
 def item_for(site: Site, rel: str) -> ClobberItem | None:
-    return next((c for c in site.hoard.clobbers.open(OWNER) if c.path == rel), None)
+    return next((c for c in site.hoard.clobbers.open(caller=OWNER) if c.path == rel), None)
 
 
 def history(site: Site, **args: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hoard.core.policy import OWNER
 from tests.helpers import note_text as note
 from tests.helpers import wait_until
 
@@ -75,7 +76,7 @@ def test_a_save_after_a_change_on_disk_shows_the_conflict_and_loses_nothing(
     page.click("#keep-mine")
     page.wait_for_url("**/n/tech/zigbee.md")
     assert path.read_text(encoding="utf-8") == merged
-    history = site.hoard.writes.history("tech/zigbee.md")
+    history = site.hoard.writes.history("tech/zigbee.md", caller=OWNER)
     assert any(r.sha256 for r in history.revisions)  # the disk version was preserved
 
 
@@ -110,8 +111,8 @@ def test_rejecting_a_proposal_writes_nothing(owner_page: Any, site: Site) -> Non
     page.locator(f"#proposal-{pid} button.reject").click()
     page.wait_for_selector(f"#proposal-{pid}", state="detached")
     assert not (site.vault / "projects" / "rejected.md").exists()
-    assert site.hoard.writes.proposals().proposals == [] or all(
-        p.proposal_id != pid for p in site.hoard.writes.proposals().proposals
+    assert site.hoard.writes.proposals(caller=OWNER).proposals == [] or all(
+        p.proposal_id != pid for p in site.hoard.writes.proposals(caller=OWNER).proposals
     )
 
 
@@ -222,9 +223,9 @@ def test_a_live_update_never_replaces_an_open_editors_text(owner_page: Any, site
     page.goto(f"{site.url}/edit/tech/uptime-monitoring.md")
     typed = page.input_value("#content") + "\nUnsaved words typed in the browser.\n"
     page.fill("#content", typed)
-    current = site.hoard.read("tech/uptime-monitoring.md")
+    current = site.hoard.read("tech/uptime-monitoring.md", caller=OWNER)
     changed = current.content.rstrip("\n") + "\n\nChanged by someone else.\n"
-    site.hoard.writes.write("tech/uptime-monitoring.md", changed, current.revision)
+    site.hoard.writes.write("tech/uptime-monitoring.md", changed, current.revision, caller=OWNER)
     page.wait_for_selector("#disk-status .warn", timeout=5000)  # the page noticed by itself
     assert page.input_value("#content") == typed
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from hoard.core.policy import OWNER
 from tests.helpers import wait_until
 
 from .support import Site
@@ -15,7 +16,7 @@ HOLD_SECONDS = 5
 
 
 def _propose_edit(site: Site, rel: str, line: str) -> str:
-    now = site.hoard.read(rel)
+    now = site.hoard.read(rel, caller=OWNER)
     head, sep, body = now.content.partition("\n---\n")  # before any generated Related block
     text = f"{head}{sep}\n{line}\n{body}"
     result = site.mcp(
@@ -83,7 +84,7 @@ def test_a_refused_confirm_is_still_on_the_page_five_seconds_later(
     page.locator(f"#proposal-{other}").wait_for()
     _stays(page, "#refusal", "was refused", shown)
     for leftover in (pid, other):
-        site.hoard.writes.reject(leftover)
+        site.hoard.writes.reject(leftover, caller=OWNER)
 
 
 def test_a_stale_proposal_says_why_and_offers_only_reject(owner_page: Any, site: Site) -> None:

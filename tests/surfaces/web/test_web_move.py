@@ -7,13 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from hoard.core.policy import OWNER
 from tests.helpers import note_text as note
 
 from .support import Site
 
 
 def _write(site: Site, path: str, text: str) -> None:
-    site.hoard.writes.write(path, text, None)
+    site.hoard.writes.write(path, text, None, caller=OWNER)
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -65,7 +66,8 @@ def test_a_move_onto_a_note_or_after_a_change_on_disk_is_refused_and_changes_not
     site.hoard.writes.write(
         "moving/beta.md",
         note("Beta", "Beta changed meanwhile."),
-        site.hoard.read("moving/beta.md").revision,
+        site.hoard.read("moving/beta.md", caller=OWNER).revision,
+        caller=OWNER,
     )
     before = _tree(site.vault)
     page.click("#move")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from hoard.core.policy import OWNER
 from tests.helpers import note_text as note
 
 from .support import Site, WatchedBrowser, sign_in
@@ -52,10 +53,10 @@ def test_activity_is_cards_with_restore_on_the_first_screen_and_pages_of_events(
     phone: Any, site: Site
 ) -> None:
     rel = "phone/archivable.md"
-    written = site.hoard.writes.write(rel, note("Archivable", "To be archived."))
-    site.hoard.writes.archive(rel, "archived", written.revision)
+    written = site.hoard.writes.write(rel, note("Archivable", "To be archived."), caller=OWNER)
+    site.hoard.writes.archive(rel, "archived", written.revision, caller=OWNER)
     for i in range(60):
-        site.hoard.writes.write(f"paging/n{i:02}.md", note(f"Paging {i}"))
+        site.hoard.writes.write(f"paging/n{i:02}.md", note(f"Paging {i}"), caller=OWNER)
     phone.goto(f"{site.url}/activity")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     restore = "#archived li:has-text('phone/archivable.md') button.restore"
@@ -84,7 +85,7 @@ def test_inbox_diffs_wrap_instead_of_scrolling_sideways(phone: Any, site: Site) 
     diff = phone.locator(f"#proposal-{pid} .diff")
     assert diff.evaluate("e => e.scrollWidth <= e.clientWidth")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    site.hoard.writes.reject(pid)
+    site.hoard.writes.reject(pid, caller=OWNER)
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,7 @@ def test_a_binary_conflict_in_the_inbox_is_resolved_with_its_keep_button(
         git(synced.person, "push", "-q", "origin", "main")
 
     person_saves(b"%PDF-1.4\x00\xff base")
-    site.hoard.sync.sync(OWNER)
+    site.hoard.sync.sync(caller=OWNER)
     (site.vault / "files/plan.pdf").write_bytes(b"%PDF-1.4\x00\xfe hoard's")
     person_saves(b"%PDF-1.4\x00\xfd the person's")
     context = browser.new_context(viewport={"width": 1366, "height": 900})

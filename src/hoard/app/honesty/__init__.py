@@ -81,8 +81,8 @@ class Honesty:
         caller: Caller,
     ) -> ClaimRecordResult:
         return self.claims.record(
-            subject, property, value, source_path, caller, scope, valid_from, valid_until,
-            supersedes,
+            subject, property, value, source_path, scope, valid_from, valid_until,
+            supersedes, caller=caller,
         )  # fmt: skip
 
     def claim_get(
@@ -95,25 +95,25 @@ class Honesty:
         caller: Caller,
         budget: Budget | None = None,
     ) -> ClaimGetResult:
-        return self.claims.get(subject, property, caller, scope, at, budget)
+        return self.claims.get(subject, property, scope, at, budget, caller=caller)
 
     def claim_list(
         self, subject: str | None = None, source_path: str | None = None, *, caller: Caller
     ) -> ClaimListResult:
-        return self.claims.list_claims(caller, subject, source_path)
+        return self.claims.list_claims(subject, source_path, caller=caller)
 
     def synthesis_register(
         self, path: str, sources: list[str], *, caller: Caller
     ) -> SynthesisRegisterResult:
-        return self.syntheses.register(path, sources, caller)
+        return self.syntheses.register(path, sources, caller=caller)
 
     def synthesis_status(
         self, path: str, *, caller: Caller, budget: Budget | None = None
     ) -> SynthesisStatusResult:
-        return self.syntheses.status(path, caller, budget)
+        return self.syntheses.status(path, budget, caller=caller)
 
     def synthesis_history(self, path: str, *, caller: Caller) -> SynthesisHistoryResult:
-        return self.syntheses.history(path, caller)
+        return self.syntheses.history(path, caller=caller)
 
     def warnings_for(
         self, paths: list[str], budget: Budget, *, caller: Caller
@@ -122,4 +122,4 @@ class Honesty:
         ``budget`` (create one per response). Paths should already be visible to ``caller``
         (search and read results are)."""
         require_scope(caller, "read")
-        return self.syntheses.warnings_for(paths, budget, caller)
+        return self.syntheses.warnings_for(paths, budget, caller=caller)

@@ -80,11 +80,12 @@ class ClaimBook:
         property: str,
         value: str,
         source_path: str,
-        caller: Caller,
         scope: str = "global",
         valid_from: str | None = None,
         valid_until: str | None = None,
         supersedes: str | None = None,
+        *,
+        caller: Caller,
     ) -> ClaimRecordResult:
         require_scope(caller, "write")
         subject = clean_text(subject, "subject")
@@ -103,7 +104,7 @@ class ClaimBook:
         if start is not None and end is not None and end <= start:
             raise InvalidArgument("valid_until must be later than valid_from", field="valid_until")
         rel = normalize_note_path(source_path)
-        self.deps.access.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller=caller)
         revision = self.cache.revision(rel)
         claim_id = new_id(10)
         now = time.time()
@@ -133,7 +134,7 @@ class ClaimBook:
         row = conn.execute(
             f"SELECT {_COLUMNS} {_FROM} WHERE c.claim_id = ?", (old_id.strip(),)
         ).fetchone()
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         if row is None or (seen is not None and not seen(row[5])):
             raise NotFound(f"no claim {old_id!r} to supersede", claim_id=old_id)
         old = _info(row)
@@ -162,14 +163,14 @@ class ClaimBook:
     def _visible(
         self, claims: list[tuple[ClaimInfo, Window]], caller: Caller
     ) -> tuple[list[tuple[ClaimInfo, Window]], int]:
-        seen: Callable[[str], bool] | None = self.deps.access.visibility(caller)
+        seen: Callable[[str], bool] | None = self.deps.access.visibility(caller=caller)
         if seen is None:
             return claims, 0
         shown = [c for c in claims if seen(c[0].source_path)]
         return shown, len(claims) - len(shown)
 
     def list_claims(
-        self, caller: Caller, subject: str | None = None, source_path: str | None = None
+        self, subject: str | None = None, source_path: str | None = None, *, caller: Caller
     ) -> ClaimListResult:
         require_scope(caller, "read")
         where, params = ["1"], []
@@ -178,7 +179,7 @@ class ClaimBook:
             params.append(clean_text(subject, "subject"))
         if source_path is not None:
             rel = normalize_note_path(source_path)
-            self.deps.access.check_visible(rel, caller)
+            self.deps.access.check_visible(rel, caller=caller)
             where.append("c.source_path = ?")
             params.append(rel)
         rows, hidden = self._visible(self._rows(" AND ".join(where), tuple(params)), caller)
@@ -189,10 +190,11 @@ class ClaimBook:
         self,
         subject: str,
         property: str,
-        caller: Caller,
         scope: str = "global",
         at: str | None = None,
         budget: Budget | None = None,
+        *,
+        caller: Caller,
     ) -> ClaimGetResult:
         require_scope(caller, "read")
         subject = clean_text(subject, "subject")

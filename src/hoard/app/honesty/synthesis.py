@@ -65,7 +65,7 @@ class SynthesisBook:
 
     # -- registering ---------------------------------------------------------------------------
 
-    def register(self, path: str, sources: list[str], caller: Caller) -> SynthesisRegisterResult:
+    def register(self, path: str, sources: list[str], *, caller: Caller) -> SynthesisRegisterResult:
         require_scope(caller, "write")
         rel = normalize_note_path(path)
         if not isinstance(sources, list | tuple) or not all(isinstance(s, str) for s in sources):
@@ -87,7 +87,7 @@ class SynthesisBook:
                 limit=MAX_SOURCES,
             )
         for p in (rel, *wanted):
-            self.deps.access.check_visible(p, caller)
+            self.deps.access.check_visible(p, caller=caller)
         self.cache.revision(rel)  # the summary itself must exist and be a readable note
         recorded = [(src, self.cache.revision(src)) for src in wanted]
         reg_id = new_id(10)
@@ -150,11 +150,11 @@ class SynthesisBook:
             ).fetchall()
         return {str(r[0]) for r in rows}
 
-    def history(self, path: str, caller: Caller) -> SynthesisHistoryResult:
+    def history(self, path: str, *, caller: Caller) -> SynthesisHistoryResult:
         require_scope(caller, "read")
         rel = normalize_note_path(path)
-        self.deps.access.check_visible(rel, caller)
-        seen = self.deps.access.visibility(caller)
+        self.deps.access.check_visible(rel, caller=caller)
+        seen = self.deps.access.visibility(caller=caller)
         with self.deps.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
@@ -180,13 +180,13 @@ class SynthesisBook:
     # -- status --------------------------------------------------------------------------------
 
     def status(
-        self, path: str, caller: Caller, budget: Budget | None = None
+        self, path: str, budget: Budget | None = None, *, caller: Caller
     ) -> SynthesisStatusResult:
         require_scope(caller, "read")
         rel = normalize_note_path(path)
-        self.deps.access.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller=caller)
         walk = Walk(budget or Budget())
-        result = self.status_in(rel, walk, self.deps.access.visibility(caller))
+        result = self.status_in(rel, walk, self.deps.access.visibility(caller=caller))
         result.budget = walk.budget.as_dict()
         return result
 
@@ -249,13 +249,13 @@ class SynthesisBook:
         return True
 
     def warnings_for(
-        self, paths: list[str], budget: Budget, caller: Caller
+        self, paths: list[str], budget: Budget, *, caller: Caller
     ) -> dict[str, list[SynthesisWarning]]:
         """Synthesis warnings for the registered summaries among ``paths`` that are stale or
         could not be fully checked (in order, so the first paths get the budget first). One
         walk, one budget, for all of them; a current summary gets no warning."""
         found = self.registered(list(dict.fromkeys(paths)))
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         walk = Walk(budget)
         results: dict[str, SynthesisStatusResult] = {}
         for p in paths:

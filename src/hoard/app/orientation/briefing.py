@@ -72,7 +72,7 @@ class Briefer:
         return brief
 
     def _stale(self, caller: Caller) -> list[str]:
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         paths = [p for p in registered_summaries(self.deps.ledger) if seen is None or seen(p)]
         warned = self.honesty.warnings_for(paths, Budget(), caller=caller)
         return [p for p in paths if any(w["state"] == "stale" for w in warned.get(p, []))]

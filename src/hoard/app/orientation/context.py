@@ -105,7 +105,7 @@ class NoteContext:
         return "\n".join(lines)
 
     def _links_out(self, rel: str, caller: Caller) -> Part | None:
-        links = self.reading.links(rel, caller, 0, NEIGHBOURS * 2)
+        links = self.reading.links(rel, 0, NEIGHBOURS * 2, caller=caller)
         targets = list(dict.fromkeys(o.resolved_path for o in links.outgoing if o.resolved_path))
         broken = [o.target for o in links.outgoing if o.broken]
         if not targets and not broken:
@@ -116,7 +116,7 @@ class NoteContext:
         return ("links_out", "links from this note", text, targets)
 
     def _backlinks(self, rel: str, caller: Caller) -> Part | None:
-        back = self.reading.links(rel, caller, 0, NEIGHBOURS * 2).backlinks
+        back = self.reading.links(rel, 0, NEIGHBOURS * 2, caller=caller).backlinks
         if not back:
             return None
         return ("backlinks", "notes linking here", self._listing(back, caller), back)

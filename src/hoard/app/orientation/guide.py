@@ -45,7 +45,7 @@ class Guides:
             )
         return lines
 
-    def folder_lines(self, caller: Caller) -> list[str]:
+    def folder_lines(self, *, caller: Caller) -> list[str]:
         try:
             top = self.reading.list("", False, 500, caller=caller).entries
         except HoardError:
@@ -68,7 +68,7 @@ class Guides:
         parts = ["# Filing a note in this vault", "", "## The frontmatter contract", ""]
         parts += self.contract_lines()
         parts += ["", "## Folders", ""]
-        parts += self.folder_lines(caller) or ["(the vault has no folders yet)"]
+        parts += self.folder_lines(caller=caller) or ["(the vault has no folders yet)"]
         parts += [
             "",
             "## The index rule",

@@ -130,7 +130,7 @@ class RecentChanges:
         folder: str | None = None,
         limit: int = 50,
     ) -> RecentResult:
-        self.deps.access.require(caller, "read")
+        self.deps.access.require("read", caller=caller)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
         prefix = normalize_rel_path(folder).rstrip("/") + "/" if folder else None
@@ -139,7 +139,7 @@ class RecentChanges:
         if cur.ceiling is None:  # a new walk: its top is everything up to now
             self.deps.ensure_fresh()
             cur = replace(cur, top_event=last_event_id(self.deps.ledger), top_ns=cur.floor_ns)
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         events = self._events(cur, since_at, prefix, limit, seen)
         outside, top_ns = self._outside(cur, since_at, prefix, limit, seen)
         items = sorted(events + outside, key=lambda i: i.at, reverse=True)

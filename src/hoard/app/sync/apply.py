@@ -27,7 +27,7 @@ class WorkTree:
         self.core = core
         self.repo = repo
 
-    def bring(self, head: str | None, tip: str, caller: Caller, reason: str) -> list[str]:
+    def bring(self, head: str | None, tip: str, reason: str, *, caller: Caller) -> list[str]:
         """Make every file that differs between ``head`` and ``tip`` hold ``tip``'s bytes;
         returns the paths changed (sorted). Idempotent: a file already right is left."""
         changed = []
@@ -73,12 +73,14 @@ class WorkTree:
             if current.raw is not None and blob_id(current.raw) != expected[1]:
                 self._keep_aside(rel, current.raw, expected[0], caller)
             if data is not None:
-                core.apply(TOOL, caller, rel, data, current, reason, point="sync", commit=False)
+                core.apply(
+                    TOOL, rel, data, current, reason, point="sync", commit=False, caller=caller
+                )
                 return True
             assert current.raw is not None
             records = core.records
             intent, _ = records.begin_change(TOOL, caller.name, rel, current.raw, None, reason)
-            with core.failure_recorded(TOOL, caller, rel, current.revision, None, intent):
+            with core.failure_recorded(TOOL, rel, current.revision, None, intent, caller=caller):
                 atomic.unlink(core.vault, rel)
             core.refresh(rel)
             records.event(
@@ -97,7 +99,9 @@ class WorkTree:
             if here.raw is None:
                 why = "changed here while a pull was applied; kept beside the remote's version"
                 copy = marked_copy(raw, mark)
-                self.core.apply(TOOL, caller, sibling, copy, here, why, point="sync", commit=False)
+                self.core.apply(
+                    TOOL, sibling, copy, here, why, point="sync", commit=False, caller=caller
+                )
 
     def _put_file(self, path: str, data: bytes | None) -> bool:
         vault = self.core.vault

@@ -167,7 +167,7 @@ class SyncJob:
             tip = self._new_tip(head, base if not accept_remote else None, fetched, out)
             if tip != head:
                 reason = f"pulled {fetched[:12]} from {self.label}"
-                out.changed = self.worktree.bring(head, tip, self.caller, reason)
+                out.changed = self.worktree.bring(head, tip, reason, caller=self.caller)
                 failpoints.hit("sync.applied")
                 self.repo.update_ref("HEAD", tip, head)
                 self.repo.reset_index(tip)

@@ -33,7 +33,7 @@ class Resolver:
         self.core = writes.core
         self.job = job
 
-    def resolve(self, sibling: str, keep: Keep, caller: Caller) -> ConflictResolved:
+    def resolve(self, sibling: str, keep: Keep, *, caller: Caller) -> ConflictResolved:
         gates.require_scope(caller, "write")
         rel = normalize_rel_path(sibling)
         if keep not in ("remote", "mine"):
@@ -45,7 +45,7 @@ class Resolver:
         if original is None:
             raise InvalidArgument(f"{rel!r} is not a conflict copy", path=rel)
         for path in (rel, original):
-            self.core.deps.access.check_visible(path, caller)
+            self.core.deps.access.check_visible(path, caller=caller)
         if rel.lower().endswith(".md"):
             return self._note(normalize_note_path(rel), original, keep, caller)
         return self._file(rel, original, keep, caller)
@@ -70,7 +70,7 @@ class Resolver:
         answer's ``path`` is the name kept, its ``sibling`` the one archived)."""
         kept, gone = (theirs, mine) if keep == "remote" else (mine, theirs)
         for path in (kept, gone):
-            self.core.deps.access.check_visible(path, caller)
+            self.core.deps.access.check_visible(path, caller=caller)
         raw = self._read(gone)
         revision_id = None
         if raw is not None and gone.lower().endswith(".md"):
@@ -79,7 +79,7 @@ class Resolver:
         elif raw is not None:
             with atomic.path_lock(self.core.lock_dir, gone):
                 revision_id, event = self._archive(gone, raw, caller)
-            self.core.commit(TOOL, caller, [gone], [event])
+            self.core.commit(TOOL, [gone], [event], caller=caller)
         self.job.forget_rename(mine)
         there = self._read(kept)
         revision = None if there is None else revision_of(there)
@@ -98,7 +98,7 @@ class Resolver:
                 there = mine
             revision_id, event = self._archive(rel, mine, caller)
             events.append(event)
-        core.commit(TOOL, caller, [original, rel], events)
+        core.commit(TOOL, [original, rel], events, caller=caller)
         revision = None if there is None else revision_of(there)
         return ConflictResolved(original, rel, keep, revision, revision_id)
 
@@ -119,7 +119,7 @@ class Resolver:
         why = "kept hoard's version of a sync conflict"
         intent, _ = core.records.begin_change(TOOL, caller.name, rel, before, after, why)
         prior = None if before is None else revision_of(before)
-        with core.failure_recorded(TOOL, caller, rel, prior, after, intent):
+        with core.failure_recorded(TOOL, rel, prior, after, intent, caller=caller):
             atomic.replace(core.vault, rel, data, "sync", previous=before)
         return core.records.event(TOOL, caller.name, rel, prior, after, "written", intent_id=intent)
 
@@ -128,7 +128,7 @@ class Resolver:
         sha = revision_of(data)
         intent, rev = core.records.begin_change(TOOL, caller.name, rel, data, None, "superseded")
         assert rev is not None
-        with core.failure_recorded(TOOL, caller, rel, sha, None, intent):
+        with core.failure_recorded(TOOL, rel, sha, None, intent, caller=caller):
             atomic.unlink(core.vault, rel)
         event = core.records.event(
             TOOL, caller.name, rel, sha, None, "superseded", rev.revision_id, intent_id=intent

@@ -48,13 +48,13 @@ class Sync:
         """The kept conflicts that wait for the owner (none while sync is off)."""
         return self.report.conflicts() if self.job.enabled else []
 
-    def status(self, caller: Caller | None = None) -> SyncStatus:
-        gates.require_scope(caller or self.core.deps.owner, "read")
+    def status(self, *, caller: Caller) -> SyncStatus:
+        gates.require_scope(caller, "read")
         return self.report.status()
 
-    def sync(self, caller: Caller | None = None, *, accept_remote: bool = False) -> SyncRunResult:
+    def sync(self, *, caller: Caller, accept_remote: bool = False) -> SyncRunResult:
         """Pull, then push, now; the result carries the status after the run."""
-        gates.require_scope(caller or self.core.deps.owner, "write")
+        gates.require_scope(caller, "write")
         if not self.job.enabled:
             raise InvalidArgument("no git remote is configured ([git] remote in hoard.toml)")
         result, error = self.runner.run_now(accept_remote=accept_remote)
@@ -69,10 +69,10 @@ class Sync:
         )
 
     def resolve(
-        self, sibling: str, keep: Literal["remote", "mine"], caller: Caller | None = None
+        self, sibling: str, keep: Literal["remote", "mine"], *, caller: Caller
     ) -> ConflictResolved:
         """Resolve a kept conflict: ``remote`` leaves the path as it is, ``mine`` puts the
         sibling's version there (a note without its conflict fields; a removal when hoard
         had removed the note); either way the sibling is archived (its bytes stay in the
         ledger). Binary siblings are resolved the same way."""
-        return self.resolver.resolve(sibling, keep, caller or self.core.deps.owner)
+        return self.resolver.resolve(sibling, keep, caller=caller)

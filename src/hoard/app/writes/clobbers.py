@@ -42,12 +42,14 @@ class Clobbers:
         self.writes = writes
         self.ledger = writes.deps.ledger
 
-    def open(self, caller: Caller) -> list[ClobberItem]:
+    def open(self, *, caller: Caller) -> list[ClobberItem]:
         """The items not yet restored or dismissed, newest first, of notes the caller may
         see."""
         access = self.writes.deps.access
         return [
-            self._item(c) for c in kept.open_clobbers(self.ledger) if access.can_see(c.path, caller)
+            self._item(c)
+            for c in kept.open_clobbers(self.ledger)
+            if access.can_see(c.path, caller=caller)
         ]
 
     def _item(self, c: Clobber) -> ClobberItem:
@@ -71,11 +73,11 @@ class Clobbers:
         found = kept.clobber(self.ledger, event_id)
         if found is None or found[1] is not None:
             raise NotFound(f"no open outside-save item {event_id}", event_id=event_id)
-        if not self.writes.deps.access.can_see(found[0].path, caller):
+        if not self.writes.deps.access.can_see(found[0].path, caller=caller):
             raise NotFound(f"no open outside-save item {event_id}", event_id=event_id)
         return found[0]
 
-    def restore(self, event_id: int, caller: Caller) -> WriteResult:
+    def restore(self, event_id: int, *, caller: Caller) -> WriteResult:
         """Write the agent's version back through every gate, expecting the revision saved
         outside (a ``conflict`` when the note changed again since the item was made)."""
         c = self._open(event_id, caller)
@@ -91,7 +93,7 @@ class Clobbers:
             kept.decide_clobber(self.ledger, event_id, RESTORED, caller.name)
         return result
 
-    def dismiss(self, event_id: int, caller: Caller) -> None:
+    def dismiss(self, event_id: int, *, caller: Caller) -> None:
         """Keep the version saved outside; the item leaves the inbox (both stay in
         vault_history)."""
         self._open(event_id, caller)

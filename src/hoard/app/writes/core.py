@@ -79,16 +79,16 @@ class WriteCore:
             return Current(None)
         return Current(raw)
 
-    def target(self, path: str, caller: Caller, scope: str = "write") -> str:
+    def target(self, path: str, scope: str = "write", *, caller: Caller) -> str:
         gates.require_scope(caller, scope)
         if not isinstance(path, str):
             raise InvalidArgument("path must be a string")
         rel = normalize_note_path(path)
-        self.deps.access.check_visible(rel, caller)
+        self.deps.access.check_visible(rel, caller=caller)
         return rel
 
     def refused(
-        self, tool: str, caller: Caller, rel: str | None, before: str | None, exc: HoardError
+        self, tool: str, rel: str | None, before: str | None, exc: HoardError, *, caller: Caller
     ) -> None:
         exc.ledgered = True
         try:
@@ -101,15 +101,16 @@ class WriteCore:
     def guarded(
         self,
         tool: str,
-        caller: Caller,
         rel: str | None,
         before: Callable[[], str | None],
         fn: Callable[[], Any],
+        *,
+        caller: Caller,
     ) -> Any:
         try:
             return fn()
         except HoardError as exc:
-            self.refused(tool, caller, rel, before(), exc)
+            self.refused(tool, rel, before(), exc, caller=caller)
             raise
 
     def refresh(self, *rels: str) -> None:
@@ -120,7 +121,13 @@ class WriteCore:
             self.deps.index_missed(exc)
 
     def preflight(
-        self, rel: str, new: bytes, current: Current, caller: Caller, expected_revision: str | None
+        self,
+        rel: str,
+        new: bytes,
+        current: Current,
+        expected_revision: str | None,
+        *,
+        caller: Caller,
     ) -> Preflight:
         violations = [v.as_dict() for v in gates.validate(rel, new, current, caller, self.config)]
         try:
@@ -129,14 +136,14 @@ class WriteCore:
             check = "exists"
         except Conflict:
             check = "conflict"
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         duplicates = [
             p
             for p in self.deps.from_index(lambda: self._same_stem(rel), no_paths)
             if seen is None or seen(p)
         ][:DUPLICATE_HINTS]
         if self.similarity is not None:
-            near = self.similarity.near_duplicates(rel, new, caller, DUPLICATE_HINTS)
+            near = self.similarity.near_duplicates(rel, new, DUPLICATE_HINTS, caller=caller)
             duplicates += [p for p in near if p not in duplicates]
         obligations: list[str] = []
         idx = index_path_for(rel)
@@ -173,8 +180,9 @@ class WriteCore:
         new: bytes,
         before: bytes | None,
         expected_revision: str | None,
-        caller: Caller,
         args: dict[str, Any],
+        *,
+        caller: Caller,
     ) -> Proposal:
         diff = (
             gates.unified_diff(rel, before, new)
@@ -206,13 +214,13 @@ class WriteCore:
     def apply(
         self,
         tool: str,
-        caller: Caller,
         rel: str,
         new: bytes,
         current: Current,
         reason: str,
         point: str = "write",
         *,
+        caller: Caller,
         commit: bool = True,
     ) -> None:
         """Preserve and record the intent (one durable transaction), replace, record the
@@ -222,7 +230,7 @@ class WriteCore:
         intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
         if current.raw is not None:
             failpoints.hit(f"{point}.preserved")
-        with self.failure_recorded(tool, caller, rel, current.revision, None, intent):
+        with self.failure_recorded(tool, rel, current.revision, None, intent, caller=caller):
             atomic.replace(self.vault, rel, new, point, previous=current.raw, keep=self.keeper(rel))
         self.refresh(rel)
         failpoints.hit(f"{point}.indexed")
@@ -230,7 +238,7 @@ class WriteCore:
             self.deps.ledger, tool, caller.name, rel, current.revision, new, intent
         )
         if commit:
-            self.commit(tool, caller, [rel], [event])
+            self.commit(tool, [rel], [event], caller=caller)
 
     def keeper(self, rel: str) -> atomic.Keep:
         """Keeps in the ledger an outside save of ``rel`` that a write swapped out for a moment
@@ -243,7 +251,7 @@ class WriteCore:
 
         return keep
 
-    def commit(self, tool: str, caller: Caller, paths: list[str], events: list[int]) -> None:
+    def commit(self, tool: str, paths: list[str], events: list[int], *, caller: Caller) -> None:
         """With ``[git] commit``: one commit of exactly these paths, the caller as author and
         the ledger event ids in the message. A failure is recorded, never raised: the files
         are written whatever git says."""
@@ -268,11 +276,12 @@ class WriteCore:
     def failure_recorded(
         self,
         tool: str,
-        caller: Caller,
         rel: str,
         before: str | None,
         after: str | None,
         intent: int | None,
+        *,
+        caller: Caller,
     ) -> Iterator[None]:
         """A refusal of the file system after the intent is recorded as the intent's
         ``failed`` outcome (and not again by :meth:`attempt`)."""
@@ -293,7 +302,7 @@ class WriteCore:
             raise
 
     @contextlib.contextmanager
-    def attempt(self, tool: str, caller: Caller, path: object) -> Iterator[None]:
+    def attempt(self, tool: str, path: object, *, caller: Caller) -> Iterator[None]:
         """Every attempt that is refused leaves a ledger event, whatever gate refused it
         (scope, grant, path, lock, contract, revision)."""
         try:
@@ -301,7 +310,7 @@ class WriteCore:
         except HoardError as exc:
             if not exc.ledgered:
                 rel = path if isinstance(path, str) else None
-                self.refused(tool, caller, rel, None, exc)
+                self.refused(tool, rel, None, exc, caller=caller)
             raise
 
     def reconcile_intents(self) -> int:
@@ -347,8 +356,7 @@ R = TypeVar("R")
 def attempted(tool: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Run a write flow's method (on an object with a ``core``: :class:`WriteCore`) inside
     :meth:`WriteCore.attempt`, so a refusal by any gate leaves a ledger event. The method's
-    ``caller`` argument (``None``: the owner, filled in here) and its ``path`` argument name
-    the attempt."""
+    ``caller`` argument (required, keyword-only) and its ``path`` argument name the attempt."""
 
     def wrap(method: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(method)
@@ -357,9 +365,8 @@ def attempted(tool: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         def run(*args: P.args, **kwargs: P.kwargs) -> R:
             bound = signature.bind(*args, **kwargs)
             core: WriteCore = bound.arguments["self"].core
-            caller = bound.arguments.get("caller") or core.deps.owner
-            bound.arguments["caller"] = caller
-            with core.attempt(tool, caller, bound.arguments.get("path")):
+            caller = bound.arguments["caller"]
+            with core.attempt(tool, bound.arguments.get("path"), caller=caller):
                 return method(*bound.args, **bound.kwargs)
 
         return run

@@ -82,16 +82,15 @@ class FileNotes:
         index_line: str | None = None,
         expected_revision: str | None = None,
         dry_run: bool = False,
-        caller: Caller | None = None,
         *,
+        caller: Caller,
         confirming: bool = False,
     ) -> FileNoteResult:
-        caller = caller or self.core.deps.owner
-        rel = self.core.target(path, caller)
+        rel = self.core.target(path, caller=caller)
         idx = index_path_for(rel)
         if rel == idx:
             raise InvalidArgument("file the note itself, not the folder's _INDEX.md")
-        self.core.deps.access.check_visible(idx, caller)
+        self.core.deps.access.check_visible(idx, caller=caller)
         line = index_line if index_line is not None else f"- [[{stem_of(rel)}]]"
         if "\n" in line or "\r" in line or not line.strip():
             raise InvalidArgument("index_line must be one non-empty line")
@@ -102,10 +101,10 @@ class FileNotes:
                 return self._dry_run(filing, caller, expected_revision)
             self.core.guarded(
                 "vault_file_note",
-                caller,
                 rel,
                 lambda: filing.note.revision,
                 lambda: self._gate(filing, caller, expected_revision),
+                caller=caller,
             )
             if caller.write_mode == "propose" and not confirming:
                 return self._propose(filing, caller, expected_revision, index_line)
@@ -126,7 +125,7 @@ class FileNotes:
         return Filing(rel, idx, new, new_idx, note, index)
 
     def _dry_run(self, f: Filing, caller: Caller, expected_revision: str | None) -> FileNoteResult:
-        pre = self.core.preflight(f.rel, f.new, f.note, caller, expected_revision)
+        pre = self.core.preflight(f.rel, f.new, f.note, expected_revision, caller=caller)
         if f.new_idx is not None:
             index_violations = [
                 {**v.as_dict(), "field": f"{f.idx}: {v.field}"}
@@ -153,8 +152,8 @@ class FileNotes:
             f.new,
             f.note.raw,
             expected_revision,
-            caller,
             {"index_line": index_line},
+            caller=caller,
         )
         return FileNoteResult(
             "proposed",
@@ -181,7 +180,7 @@ class FileNotes:
             blobs[f.idx] = f.new_idx
         txn = self.core.records.begin_transaction("file_note", {"files": files}, blobs, caller.name)
         failpoints.hit("txn.intent")
-        state, detail = self.roll_forward(txn, files, blobs, caller)
+        state, detail = self.roll_forward(txn, files, blobs, caller=caller)
         return txn, state, detail
 
     def roll_forward(
@@ -189,9 +188,10 @@ class FileNotes:
         txn: str,
         files: list[dict[str, Any]],
         blobs: dict[str, bytes],
-        caller: Caller,
         last: tuple[str, str | None] = ("intent", None),
         tool: str = "vault_file_note",
+        *,
+        caller: Caller,
     ) -> tuple[str, str | None]:
         """Apply a journaled transaction, file by file, under locks the caller holds.
         Idempotent: a file already at its new revision is left alone. Never rebases: a file
@@ -214,7 +214,7 @@ class FileNotes:
         failpoints.hit("txn.done")
         self.core.records.finish_transaction(txn, "done")
         if events:
-            self.core.commit(tool, caller, [f["path"] for f in files], events)
+            self.core.commit(tool, [f["path"] for f in files], events, caller=caller)
         return "done", None
 
     def _stuck(
@@ -272,11 +272,8 @@ class FileNotes:
             self.core.deps.ledger, tool, caller.name, rel, current.revision, blobs[rel], None, txn
         )
 
-    def recover(
-        self, transaction_id: str | None = None, caller: Caller | None = None
-    ) -> RecoverResult:
+    def recover(self, transaction_id: str | None = None, *, caller: Caller) -> RecoverResult:
         """Complete (or report) journaled transactions: one, or every unfinished one."""
-        caller = caller or self.core.deps.owner
         gates.require_scope(caller, "write")
         ids = (
             [transaction_id]
@@ -296,9 +293,9 @@ class FileNotes:
                         txn_id,
                         files,
                         blobs,
-                        caller,
                         (txn.state, txn.detail),
                         TOOLS.get(txn.kind, "vault_file_note"),
+                        caller=caller,
                     )
                 except HoardError as exc:
                     state, detail = "failed", f"{exc.code}: {exc.message}"

@@ -54,12 +54,11 @@ class Retirement:
         path: str,
         reason: str,
         expected_revision: str,
-        caller: Caller | None = None,
         *,
+        caller: Caller,
         confirming: bool = False,
     ) -> ArchiveResult:
-        caller = caller or self.core.deps.owner
-        rel = self.core.target(path, caller)
+        rel = self.core.target(path, caller=caller)
         if reason not in ARCHIVE_REASONS:
             raise InvalidArgument(f"reason must be one of {', '.join(ARCHIVE_REASONS)}")
         if not isinstance(expected_revision, str) or not expected_revision:
@@ -68,13 +67,13 @@ class Retirement:
             current = self.core.current(rel)
             raw: bytes = self.core.guarded(
                 "vault_archive",
-                caller,
                 rel,
                 lambda: current.revision,
                 lambda: self._archivable(rel, current, expected_revision),
+                caller=caller,
             )
             self.core.refresh(rel)  # a note saved since the last sync must resolve its links
-            seen = self.core.deps.access.visibility(caller)
+            seen = self.core.deps.access.visibility(caller=caller)
             inbound = [
                 p
                 for p in self.core.deps.from_index(
@@ -84,7 +83,13 @@ class Retirement:
             ]
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
-                    "vault_archive", rel, b"", raw, expected_revision, caller, {"reason": reason}
+                    "vault_archive",
+                    rel,
+                    b"",
+                    raw,
+                    expected_revision,
+                    {"reason": reason},
+                    caller=caller,
                 )
                 return ArchiveResult(
                     "proposed",
@@ -123,31 +128,25 @@ class Retirement:
         intent, rev = records.begin_change("vault_archive", caller.name, rel, raw, None, reason)
         assert rev is not None
         failpoints.hit("archive.preserved")
-        with self.core.failure_recorded("vault_archive", caller, rel, sha, sha, intent):
+        with self.core.failure_recorded("vault_archive", rel, sha, sha, intent, caller=caller):
             atomic.unlink(self.core.vault, rel)
         failpoints.hit("archive.unlinked")
         self.core.refresh(rel)
         event = records.event(
             "vault_archive", caller.name, rel, sha, None, reason, rev.revision_id, intent_id=intent
         )
-        self.core.commit("vault_archive", caller, [rel], [event])
+        self.core.commit("vault_archive", [rel], [event], caller=caller)
         return rev.revision_id
 
     @attempted("vault_restore")
     def restore(
-        self,
-        revision_id: str,
-        path: str | None = None,
-        caller: Caller | None = None,
-        *,
-        confirming: bool = False,
+        self, revision_id: str, path: str | None = None, *, caller: Caller, confirming: bool = False
     ) -> RestoreResult:
-        caller = caller or self.core.deps.owner
         gates.require_scope(caller, "write")
         if not isinstance(revision_id, str) or not revision_id:
             raise InvalidArgument("revision_id is required")
         rev, content = self._visible_revision(revision_id, caller)
-        rel = self.core.target(path or rev.path, caller)
+        rel = self.core.target(path or rev.path, caller=caller)
         with atomic.path_lock(self.core.lock_dir, rel):
             current = self.core.current(rel)
 
@@ -159,10 +158,16 @@ class Retirement:
                         current_revision=current.revision,
                     )
 
-            self.core.guarded("vault_restore", caller, rel, lambda: current.revision, gate)
+            self.core.guarded("vault_restore", rel, lambda: current.revision, gate, caller=caller)
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
-                    "vault_restore", rel, content, None, None, caller, {"revision_id": revision_id}
+                    "vault_restore",
+                    rel,
+                    content,
+                    None,
+                    None,
+                    {"revision_id": revision_id},
+                    caller=caller,
                 )
                 return RestoreResult(
                     "proposed", rel, revision_id, rev.sha256, p.proposal_id, iso(p.expires_at)
@@ -176,7 +181,7 @@ class Retirement:
         """Create the file exclusively with the preserved bytes and check they landed."""
         records = self.core.records
         intent, _ = records.begin_change("vault_restore", caller.name, rel, None, sha, "restored")
-        with self.core.failure_recorded("vault_restore", caller, rel, None, None, intent):
+        with self.core.failure_recorded("vault_restore", rel, None, None, intent, caller=caller):
             atomic.create_exclusive(self.core.vault, rel, content, "restore")
         if self.core.current(rel).revision != sha:
             raise IoError(
@@ -187,18 +192,18 @@ class Retirement:
         event = records.event(
             "vault_restore", caller.name, rel, None, sha, "restored", revision_id, intent_id=intent
         )
-        self.core.commit("vault_restore", caller, [rel], [event])
+        self.core.commit("vault_restore", [rel], [event], caller=caller)
 
     def history(
         self,
         path: str | None = None,
         revision_id: str | None = None,
-        caller: Caller | None = None,
         offset: int = 0,
+        *,
+        caller: Caller,
     ) -> HistoryResult | RevisionContent:
         """One revision's content, or a note's revisions and a page of its events (the
         ``HISTORY_PAGE`` newest after skipping ``offset``)."""
-        caller = caller or self.core.deps.owner
         gates.require_scope(caller, "read")
         if revision_id:
             rev, content = self._visible_revision(revision_id, caller, kept_too=True)
@@ -210,7 +215,7 @@ class Retirement:
         if not path:
             raise InvalidArgument("give a path or a revision_id")
         rel = normalize_note_path(path)
-        self.core.deps.access.check_visible(rel, caller)
+        self.core.deps.access.check_visible(rel, caller=caller)
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidArgument("offset must be a whole number, 0 or more")
         events = self.core.records.events_of(rel, HISTORY_PAGE + 1, offset)
@@ -242,7 +247,7 @@ class Retirement:
         if kept_too and (found := self._kept(revision_id, caller)) is not None:
             return found
         rev, content = self.core.records.revision(revision_id)
-        if not self.core.deps.access.can_see(rev.path, caller):
+        if not self.core.deps.access.can_see(rev.path, caller=caller):
             raise NotFound(f"no preserved revision {revision_id!r}", revision_id=revision_id)
         return rev, content
 
@@ -254,6 +259,6 @@ class Retirement:
             return None
         access = self.core.deps.access
         for path in kept.paths_of(ledger, sha256):
-            if access.can_see(path, caller):
+            if access.can_see(path, caller=caller):
                 return Revision(sha256, path, sha256, len(content), "kept", "", 0.0), content
         return None

@@ -69,13 +69,12 @@ class WritePath:
         content: str,
         expected_revision: str | None = None,
         dry_run: bool = False,
-        caller: Caller | None = None,
         *,
+        caller: Caller,
         tool: str = "vault_write",
         confirming: bool = False,
     ) -> WriteResult:
-        caller = caller or self.deps.owner
-        with self.core.attempt(tool, caller, path):
+        with self.core.attempt(tool, path, caller=caller):
             return self._write(path, content, expected_revision, dry_run, caller, tool, confirming)
 
     def _write(
@@ -88,11 +87,11 @@ class WritePath:
         tool: str,
         confirming: bool,
     ) -> WriteResult:
-        rel = self.core.target(path, caller)
+        rel = self.core.target(path, caller=caller)
         new = encode_content(content)
         if dry_run:
             current = self.core.current(rel)
-            pre = self.core.preflight(rel, new, current, caller, expected_revision)
+            pre = self.core.preflight(rel, new, current, expected_revision, caller=caller)
             return WriteResult(
                 "dry_run",
                 rel,
@@ -110,9 +109,11 @@ class WritePath:
                 )
                 return gates.check_revision(rel, current, expected_revision)
 
-            self.core.guarded(tool, caller, rel, lambda: current.revision, gate)
+            self.core.guarded(tool, rel, lambda: current.revision, gate, caller=caller)
             if caller.write_mode == "propose" and not confirming:
-                p = self.core.propose(tool, rel, new, current.raw, expected_revision, caller, {})
+                p = self.core.propose(
+                    tool, rel, new, current.raw, expected_revision, {}, caller=caller
+                )
                 return WriteResult(
                     "proposed",
                     rel,
@@ -123,12 +124,12 @@ class WritePath:
                     p.diff,
                 )
             failpoints.hit("write.locked")
-            self.core.apply(tool, caller, rel, new, current, "overwrite")
+            self.core.apply(tool, rel, new, current, "overwrite", caller=caller)
         return self.core.stamp(WriteResult("written", rel, revision_of(new), current.revision))
 
     # -- proposals -------------------------------------------------------------------------------
 
-    def pending(self, proposal_id: str, caller: Caller | None = None) -> Proposal:
+    def pending(self, proposal_id: str, *, caller: Caller) -> Proposal:
         """A pending proposal; one on a note ``caller`` may not see is answered exactly like
         one that does not exist."""
         if not isinstance(proposal_id, str) or not proposal_id:
@@ -137,7 +138,7 @@ class WritePath:
             p = self.records.proposal(proposal_id)
         except NotFound as exc:
             raise ProposalNotFound(f"no proposal {proposal_id!r}", proposal_id=proposal_id) from exc
-        if caller is not None and not self.deps.access.can_see(p.path, caller):
+        if not self.deps.access.can_see(p.path, caller=caller):
             raise ProposalNotFound(f"no proposal {proposal_id!r}", proposal_id=proposal_id)
         if p.decision is not None:
             raise ProposalNotFound(
@@ -149,17 +150,16 @@ class WritePath:
             )
         return p
 
-    def confirm(self, proposal_id: str, caller: Caller | None = None) -> Any:
+    def confirm(self, proposal_id: str, *, caller: Caller) -> Any:
         """Re-run every gate against the file as it is now, then apply the proposal."""
-        caller = caller or self.deps.owner
         gates.require_scope(caller, "confirm")
-        p = self.pending(proposal_id, caller)
+        p = self.pending(proposal_id, caller=caller)
         self.core.guarded(
             "vault_confirm",
-            caller,
             p.path,
             lambda: p.base_revision,
             lambda: gates.require_may_confirm(caller, p.proposal_id, p.caller),
+            caller=caller,
         )
         text = p.content.decode("utf-8")
         if p.tool in ("vault_write", "vault_edit"):  # an edit's proposal holds its result
@@ -192,10 +192,9 @@ class WritePath:
             log.warning("proposal %s was decided twice", p.proposal_id)
         return result
 
-    def reject(self, proposal_id: str, caller: Caller | None = None) -> RejectResult:
-        caller = caller or self.deps.owner
+    def reject(self, proposal_id: str, *, caller: Caller) -> RejectResult:
         gates.require_scope(caller, "confirm")
-        p = self.pending(proposal_id, caller)
+        p = self.pending(proposal_id, caller=caller)
         if not self.records.decide(p.proposal_id, "rejected", caller.name):
             raise ProposalNotFound(
                 f"proposal {proposal_id!r} was already decided", proposal_id=proposal_id
@@ -205,10 +204,9 @@ class WritePath:
         )
         return RejectResult(p.proposal_id, "rejected")
 
-    def proposals(self, caller: Caller | None = None) -> ProposalsResult:
-        caller = caller or self.deps.owner
+    def proposals(self, *, caller: Caller) -> ProposalsResult:
         gates.require_scope(caller, "read")
-        seen = self.deps.access.visibility(caller)
+        seen = self.deps.access.visibility(caller=caller)
         return ProposalsResult(
             [
                 ProposalInfo(

@@ -26,21 +26,23 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
 
     def request_access(call: Call) -> AccessRequestResult:
         body: AccessRequestBody = call.body
-        req = hoard.request_access(body.glob, body.reason, call.caller)
+        req = hoard.request_access(body.glob, body.reason, caller=call.caller)
         route = f"/api/v1/admin/access-requests/{req.request_id}/approve"
         return replace(req, message=f"{req.message} (or POST {route})")
 
     def grant(call: Call) -> GrantInfo:
         b: GrantBody = call.body
-        return admin.grant(call.caller, b.caller, b.glob, b.minutes)
+        return admin.grant(b.caller, b.glob, b.minutes, caller=call.caller)
 
     def approve(call: Call) -> GrantInfo:
         b: ApproveBody = call.body
-        return admin.approve(call.caller, call.params["request_id"], b.minutes)
+        return admin.approve(call.params["request_id"], b.minutes, caller=call.caller)
 
     def add_token(call: Call) -> NewTokenResult:
         b: TokenBody = call.body
-        return tokens.add(call.caller, b.name, ",".join(b.scopes), b.write_mode, b.confirm_own)
+        return tokens.add(
+            b.name, ",".join(b.scopes), b.write_mode, b.confirm_own, caller=call.caller
+        )
 
     def path_param(name: str, text: str) -> tuple[Param, ...]:
         return (Param(name, str, text, required=True, where="path"),)
@@ -48,27 +50,28 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
     return [
         Op("GET", "/policy", "policy", "What this caller may do: scopes, write mode, private "
            "and protected globs, its grants.", "access",
-           lambda c: hoard.policy(c.caller), {200: PolicyResult}, inline=lambda c: True),
+           lambda c: hoard.policy(caller=c.caller), {200: PolicyResult}, inline=lambda c: True),
         Op("POST", "/access-requests", "request_access",
            "Ask the owner for a time-limited grant to see protected notes.", "access",
            request_access, {201: AccessRequestResult}, (), Body(AccessRequestBody)),
         Op("GET", "/admin/grants", "grants", "Active grants and pending access requests.",
-           "admin", lambda c: admin.grants(c.caller), {200: GrantsResult}),
+           "admin", lambda c: admin.grants(caller=c.caller), {200: GrantsResult}),
         Op("POST", "/admin/grants", "grant", "Grant a caller sight of protected notes.",
            "admin", grant, {201: GrantInfo}, (), Body(GrantBody), ADMIN_ERRORS),
         Op("DELETE", "/admin/grants/{grant_id}", "revoke_grant", "Revoke a grant.", "admin",
-           lambda c: admin.revoke_grant(c.caller, c.params["grant_id"]), {200: RevokedResult},
+           lambda c: admin.revoke_grant(c.params["grant_id"], caller=c.caller),
+           {200: RevokedResult},
            path_param("grant_id", "The grant to revoke.")),
         Op("POST", "/admin/access-requests/{request_id}/approve", "approve",
            "Approve a pending access request: a grant for its caller and glob.", "admin",
            approve, {201: GrantInfo}, path_param("request_id", "The pending request."),
            Body(ApproveBody), ADMIN_ERRORS),
         Op("GET", "/admin/tokens", "tokens", "The callers in the tokens file (never tokens).",
-           "admin", lambda c: tokens.callers(c.caller), {200: CallersResult}),
+           "admin", lambda c: tokens.callers(caller=c.caller), {200: CallersResult}),
         Op("POST", "/admin/tokens", "add_token",
            "Add a caller; its token is in this answer only, never stored.", "admin",
            add_token, {201: NewTokenResult}, (), Body(TokenBody), ADMIN_ERRORS),
         Op("DELETE", "/admin/tokens/{name}", "revoke_token", "Revoke a caller's token.",
-           "admin", lambda c: tokens.revoke(c.caller, c.params["name"]),
+           "admin", lambda c: tokens.revoke(c.params["name"], caller=c.caller),
            {200: RevokedResult}, path_param("name", "The caller to revoke.")),
     ]  # fmt: skip

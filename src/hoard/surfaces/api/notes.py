@@ -91,7 +91,7 @@ def _read_ops(hoard: Hoard) -> list[Op]:
            {200: LinksResult}, (NOTE_PATH,)),
         Op("GET", "/notes/{path}/history", "history",
            "A note's preserved revisions and write events.", "notes",
-           lambda c: writes.history(c.params["path"], None, c.caller),
+           lambda c: writes.history(c.params["path"], None, caller=c.caller),
            {200: HistoryResult}, (NOTE_PATH,)),
         Op("GET", "/notes/{path}", "read",
            "Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
@@ -99,7 +99,7 @@ def _read_ops(hoard: Hoard) -> list[Op]:
            etag=True),
         Op("GET", "/revisions/{revision_id}", "revision",
            "One preserved revision's exact content with its sha256.", "notes",
-           lambda c: writes.history(None, c.params["revision_id"], c.caller),
+           lambda c: writes.history(None, c.params["revision_id"], caller=c.caller),
            {200: RevisionContent},
            (Param("revision_id", str, "A preserved revision's id.", required=True,
                   where="path"),)),
@@ -113,24 +113,24 @@ def _write_ops(hoard: Hoard) -> list[Op]:
         dry = bool(call.params["dry_run"])
         expected = expected_revision(call.headers, required=not dry)
         body: NoteBody = call.body
-        r = writes.write(call.params["path"], body.content, expected, dry, call.caller)
+        r = writes.write(call.params["path"], body.content, expected, dry, caller=call.caller)
         return written(r, r.revision, r.previous_revision is None)
 
     def archive(call: Call) -> Reply:
         expected = expected_revision(call.headers) or ""
         body: ArchiveBody = call.body
-        r = writes.archive(call.params["path"], body.reason, expected, call.caller)
+        r = writes.archive(call.params["path"], body.reason, expected, caller=call.caller)
         return written(r, None, False)
 
     def restore(call: Call) -> Reply:
         body: RestoreBody = call.body
-        r = writes.restore(body.revision_id, body.path, call.caller)
+        r = writes.restore(body.revision_id, body.path, caller=call.caller)
         return written(r, r.revision, True)
 
     def file_note(call: Call) -> Reply:
         b: FileNoteBody = call.body
         r = writes.file_note(
-            b.path, b.content, b.index_line, b.expected_revision, b.dry_run, call.caller
+            b.path, b.content, b.index_line, b.expected_revision, b.dry_run, caller=call.caller
         )
         return written(r, r.note_revision, b.expected_revision is None)
 
@@ -164,7 +164,9 @@ def _edit_ops(hoard: Hoard) -> list[Op]:
         expected = if_match(call.headers)
         body: EditBody = call.body
         p = call.params
-        r = hoard.edits.edit(p["path"], body.edits, expected, bool(p["dry_run"]), call.caller)
+        r = hoard.edits.edit(
+            p["path"], body.edits, expected, bool(p["dry_run"]), caller=call.caller
+        )
         return written(r, r.revision, False)
 
     def move(call: Call) -> Reply:
@@ -172,7 +174,7 @@ def _edit_ops(hoard: Hoard) -> list[Op]:
         b: MoveBody = call.body
         p = call.params
         r = hoard.moves.move(
-            p["path"], b.new_path, expected, b.update_links, bool(p["dry_run"]), call.caller
+            p["path"], b.new_path, expected, b.update_links, bool(p["dry_run"]), caller=call.caller
         )
         return Reply(r, 202 if r.status == "proposed" else 200)
 

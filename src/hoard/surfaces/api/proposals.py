@@ -22,14 +22,14 @@ def proposal_ops(hoard: Hoard) -> list[Op]:
     writes = hoard.writes
     return [
         Op("GET", "/proposals", "proposals", "Pending proposals with their diffs.",
-           "proposals", lambda c: writes.proposals(c.caller), {200: ProposalsResult}),
+           "proposals", lambda c: writes.proposals(caller=c.caller), {200: ProposalsResult}),
         Op("POST", "/proposals/{proposal_id}/confirm", "confirm",
            "Apply a proposal after re-running every gate against the note as it is now "
            "(confirm scope).", "proposals",
-           lambda c: writes.confirm(c.params["proposal_id"], c.caller), {200: Confirmed},
+           lambda c: writes.confirm(c.params["proposal_id"], caller=c.caller), {200: Confirmed},
            (PROPOSAL_ID,), errors=(400, 403, 404, 409, 410, 413, 422)),
         Op("POST", "/proposals/{proposal_id}/reject", "reject",
            "Drop a pending proposal; nothing is written.", "proposals",
-           lambda c: writes.reject(c.params["proposal_id"], c.caller), {200: RejectResult},
+           lambda c: writes.reject(c.params["proposal_id"], caller=c.caller), {200: RejectResult},
            (PROPOSAL_ID,), errors=(400, 403, 404, 410)),
     ]  # fmt: skip

@@ -62,7 +62,7 @@ def reading_ops(hoard: Hoard) -> list[Op]:
            "search", search, {200: SearchResult}, search_params),
         Op("GET", "/tags", "tags", "Every tag in the notes you can see, with how many notes "
            "carry it, most used first.", "search",
-           lambda c: hoard.tags(c.params["folder"], c.caller), {200: TagsResult},
+           lambda c: hoard.tags(c.params["folder"], caller=c.caller), {200: TagsResult},
            (Param("folder", str, "Only notes below this folder."),)),
         Op("GET", "/list", "list_root", "The vault's root folder as it is on disk now.",
            "search", lambda c: hoard.list(

@@ -73,18 +73,25 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
             args.folder,
             args.mode,
             semantic=args.semantic,
+            caller=hoard.owner,
             **edits.filter_kwargs(args),
         )
         emit(args, found, _print_search)
     elif cmd == "read":
-        emit(args, hoard.read(args.path, args.offset, args.max_bytes), _print_read)
+        emit(
+            args,
+            hoard.read(args.path, args.offset, args.max_bytes, caller=hoard.owner),
+            _print_read,
+        )
     elif cmd == "list":
-        emit(args, hoard.list(args.path, args.recursive, args.limit), _print_list)
+        emit(
+            args, hoard.list(args.path, args.recursive, args.limit, caller=hoard.owner), _print_list
+        )
     elif cmd == "links":
-        emit(args, hoard.links(args.path), _print_links)
+        emit(args, hoard.links(args.path, caller=hoard.owner), _print_links)
     elif cmd == "run-js":
         code = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-        emit(args, hoard.run_code(code, hoard.owner), _print_run_js)
+        emit(args, hoard.run_code(code, caller=hoard.owner), _print_run_js)
     elif cmd == "index":
         bar = Progress("rebuilding" if args.rebuild else "syncing")
         try:

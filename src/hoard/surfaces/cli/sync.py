@@ -37,13 +37,13 @@ def add_parsers(sub: Any) -> None:
 
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
     if args.status:
-        emit(args, hoard.sync.status(OWNER), lambda s: print(status_text(s)))
+        emit(args, hoard.sync.status(caller=OWNER), lambda s: print(status_text(s)))
         return 0
     if args.resolve:
-        done = hoard.sync.resolve(args.resolve, args.keep, OWNER)
+        done = hoard.sync.resolve(args.resolve, args.keep, caller=OWNER)
         emit(args, done, lambda d: print(f"kept {d.kept} at {d.path}; archived {d.sibling}"))
         return 0
-    result = hoard.sync.sync(OWNER, accept_remote=args.accept_remote)
+    result = hoard.sync.sync(accept_remote=args.accept_remote, caller=OWNER)
     emit(args, result, lambda r: print(run_text(r)))
     return EXIT_FAILED if result.error else 0
 

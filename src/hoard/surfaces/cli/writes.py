@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
 def _history(args: argparse.Namespace, hoard: Hoard) -> int:
     if not args.path and not args.revision:
         raise InvalidArgument("usage: hoard history PATH | hoard history --revision ID")
-    h = hoard.writes.history(args.path, args.revision)
+    h = hoard.writes.history(args.path, args.revision, caller=hoard.owner)
     if isinstance(h, RevisionContent):
         if args.json:
             _out(args, h, "")
@@ -84,19 +84,19 @@ def _history(args: argparse.Namespace, hoard: Hoard) -> int:
         for e in h.events
     ]
     if args.git:
-        lines += edits.git_lines(hoard.git_log(h.path))
+        lines += edits.git_lines(hoard.git_log(h.path, caller=hoard.owner))
     _out(args, h, "\n".join(lines))
     return 0
 
 
 def _restore(args: argparse.Namespace, hoard: Hoard) -> int:
-    r = hoard.writes.restore(args.revision_id, args.path)
+    r = hoard.writes.restore(args.revision_id, args.path, caller=hoard.owner)
     _out(args, r, f"restored {r.path} from {r.revision_id} ({r.revision[:12]})")
     return 0
 
 
 def _proposals(args: argparse.Namespace, hoard: Hoard) -> int:
-    ps = hoard.writes.proposals()
+    ps = hoard.writes.proposals(caller=hoard.owner)
     text = "\n\n".join(
         f"{p.proposal_id}  {p.tool} {p.path}  by {p.caller}, expires {p.expires_at}\n{p.diff}"
         for p in ps.proposals
@@ -106,7 +106,7 @@ def _proposals(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 def _confirm(args: argparse.Namespace, hoard: Hoard) -> int:
-    p = hoard.writes.pending(args.proposal_id) if not args.yes else None
+    p = hoard.writes.pending(args.proposal_id, caller=hoard.owner) if not args.yes else None
     if p is not None:
         if not sys.stdin.isatty():
             raise InvalidArgument("confirm asks on a terminal; pass --yes to confirm without one")
@@ -114,20 +114,20 @@ def _confirm(args: argparse.Namespace, hoard: Hoard) -> int:
         if input("Apply this? [y/N] ").strip().lower() not in ("y", "yes"):
             print("not applied")
             return 1
-    r = hoard.writes.confirm(args.proposal_id)
+    r = hoard.writes.confirm(args.proposal_id, caller=hoard.owner)
     status, path = getattr(r, "status", "done"), getattr(r, "path", "")
     _out(args, r, f"confirmed {args.proposal_id}: {status} {path}")
     return 0
 
 
 def _reject(args: argparse.Namespace, hoard: Hoard) -> int:
-    rj = hoard.writes.reject(args.proposal_id)
+    rj = hoard.writes.reject(args.proposal_id, caller=hoard.owner)
     _out(args, rj, f"rejected {rj.proposal_id}")
     return 0
 
 
 def _recover(args: argparse.Namespace, hoard: Hoard) -> int:
-    rec = hoard.writes.recover(args.transaction_id)
+    rec = hoard.writes.recover(args.transaction_id, caller=hoard.owner)
     text = "\n".join(
         f"{t.transaction_id}: {t.state}" + (f" ({t.detail})" if t.detail else "")
         for t in rec.transactions

@@ -36,7 +36,7 @@ def register_edit_tools(mcp: ToolHost) -> None:
         ctx: Context,
         dry_run: DryRun = False,
     ) -> WriteResult:
-        return editing.edit(path, edits, expected_revision, dry_run, mcp.caller_of(ctx))
+        return editing.edit(path, edits, expected_revision, dry_run, caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_move(
@@ -50,7 +50,7 @@ def register_edit_tools(mcp: ToolHost) -> None:
         dry_run: DryRun = False,
     ) -> MoveResult:
         return moves.move(
-            path, new_path, expected_revision, update_links, dry_run, mcp.caller_of(ctx)
+            path, new_path, expected_revision, update_links, dry_run, caller=mcp.caller_of(ctx)
         )
 
     add_tools(

@@ -133,11 +133,11 @@ def register_graph_and_policy(host: ToolHost) -> None:
         offset: Annotated[int, Field(ge=0, description="Start of the page (next_offset).")] = 0,
         limit: Annotated[int | None, Field(ge=1, description="Most links per list.")] = None,
     ) -> LinksResult:
-        return hoard.links(path, host.caller_of(ctx), offset, limit)
+        return hoard.links(path, offset, limit, caller=host.caller_of(ctx))
 
     @inline_tool_result()
     def vault_policy(ctx: Context) -> PolicyResult:
-        return hoard.policy(host.caller_of(ctx))
+        return hoard.policy(caller=host.caller_of(ctx))
 
     @tool_result
     def vault_request_access(
@@ -145,7 +145,7 @@ def register_graph_and_policy(host: ToolHost) -> None:
         reason: Annotated[str, Field(description="Why, in a sentence, for the owner.")],
         ctx: Context,
     ) -> AccessRequestResult:
-        return hoard.request_access(glob, reason, host.caller_of(ctx))
+        return hoard.request_access(glob, reason, caller=host.caller_of(ctx))
 
     add_tools(
         host.server,

@@ -156,7 +156,7 @@ class NoteSubscriptions:
     # -- delivery ---------------------------------------------------------------------------
 
     def _visible(self, sub: _Sub, path: str) -> bool:
-        return self.hoard.access.can_see(path, sub.caller)
+        return self.hoard.access.can_see(path, caller=sub.caller)
 
     async def publish(self, paths: list[str]) -> None:
         """Tell every subscriber of these notes, and of ``vault://recent``, that they

@@ -20,6 +20,6 @@ def register_sync_tool(mcp: ToolHost) -> None:
 
     @tool_result
     def vault_sync_status(ctx: Context) -> SyncStatus:
-        return sync.status(mcp.caller_of(ctx))
+        return sync.status(caller=mcp.caller_of(ctx))
 
     add_tools(mcp.server, [(vault_sync_status, DESCRIPTION, READ_ONLY)])

@@ -92,7 +92,7 @@ def register_note_writes(mcp: ToolHost) -> None:
         expected_revision: Revision = None,
         dry_run: DryRun = False,
     ) -> WriteResult:
-        return writes.write(path, content, expected_revision, dry_run, mcp.caller_of(ctx))
+        return writes.write(path, content, expected_revision, dry_run, caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_file_note(
@@ -107,7 +107,7 @@ def register_note_writes(mcp: ToolHost) -> None:
         dry_run: DryRun = False,
     ) -> FileNoteResult:
         return writes.file_note(
-            path, content, index_line, expected_revision, dry_run, mcp.caller_of(ctx)
+            path, content, index_line, expected_revision, dry_run, caller=mcp.caller_of(ctx)
         )
 
     @tool_result
@@ -115,7 +115,7 @@ def register_note_writes(mcp: ToolHost) -> None:
         transaction_id: Annotated[str, Field(description="The transaction to complete.")],
         ctx: Context,
     ) -> RecoverResult:
-        return writes.recover(transaction_id, mcp.caller_of(ctx))
+        return writes.recover(transaction_id, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,
@@ -134,18 +134,18 @@ def register_proposal_tools(mcp: ToolHost) -> None:
         proposal_id: Annotated[str, Field(description="The 8-character proposal id.")],
         ctx: Context,
     ) -> dict[str, Any]:
-        result: dict[str, Any] = to_json(writes.confirm(proposal_id, mcp.caller_of(ctx)))
+        result: dict[str, Any] = to_json(writes.confirm(proposal_id, caller=mcp.caller_of(ctx)))
         return result
 
     @tool_result
     def vault_proposals(ctx: Context) -> ProposalsResult:
-        return writes.proposals(mcp.caller_of(ctx))
+        return writes.proposals(caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_reject(
         proposal_id: Annotated[str, Field(description="The proposal to drop.")], ctx: Context
     ) -> RejectResult:
-        return writes.reject(proposal_id, mcp.caller_of(ctx))
+        return writes.reject(proposal_id, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,
@@ -168,7 +168,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
         expected_revision: Annotated[str, Field(description="The note's current revision.")],
         ctx: Context,
     ) -> ArchiveResult:
-        return writes.archive(path, reason, expected_revision, mcp.caller_of(ctx))
+        return writes.archive(path, reason, expected_revision, caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_restore(
@@ -178,7 +178,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
             str | None, Field(description="Where to recreate it; default its old path.")
         ] = None,
     ) -> RestoreResult:
-        return writes.restore(revision_id, path, mcp.caller_of(ctx))
+        return writes.restore(revision_id, path, caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_history(
@@ -195,7 +195,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
         ] = 0,
     ) -> dict[str, Any]:
         result: dict[str, Any] = to_json(
-            writes.history(path, revision_id, mcp.caller_of(ctx), offset)
+            writes.history(path, revision_id, offset, caller=mcp.caller_of(ctx))
         )
         return result
 

@@ -21,14 +21,16 @@ DEFAULT_GRANT_MINUTES = 30
 def _lists(request: Request, **extra: Any) -> dict[str, Any]:
     web = web_of(request)
     proposals = [
-        p for p in web.hoard.writes.proposals(caller_of(request)).proposals if web.may_show(p.path)
+        p
+        for p in web.hoard.writes.proposals(caller=caller_of(request)).proposals
+        if web.may_show(p.path)
     ]
     return {
         "proposals": proposals,
         "requests": web.desk.requests(),
         "conflicts": [c for c in web.hoard.sync.conflicts() if web.may_show(c.path)],
         "clobbers": [
-            c for c in web.hoard.clobbers.open(caller_of(request)) if web.may_show(c.path)
+            c for c in web.hoard.clobbers.open(caller=caller_of(request)) if web.may_show(c.path)
         ],
         "stale": web.desk.stale_proposals(),
         "expired": [p for p in web.desk.expired_proposals() if web.may_show(p.path)],
@@ -53,7 +55,7 @@ async def inbox_page(request: Request) -> Response:
 
 def _described(request: Request, pid: str) -> str:
     """``the write of tech/a.md proposed by agent`` (or the bare id of one no longer listed)."""
-    for p in web_of(request).hoard.writes.proposals(caller_of(request)).proposals:
+    for p in web_of(request).hoard.writes.proposals(caller=caller_of(request)).proposals:
         if p.proposal_id == pid:
             action = p.tool.removeprefix("vault_").replace("_", " ")
             return f"the {action} of {p.path} by {p.caller}"
@@ -65,7 +67,7 @@ async def confirm(request: Request) -> Response:
     pid = request.path_params["proposal_id"]
     what = _described(request, pid)
     try:
-        result = web.hoard.writes.confirm(pid, caller_of(request))
+        result = web.hoard.writes.confirm(pid, caller=caller_of(request))
     except HoardError as exc:
         refusal = {"proposal_id": pid, "what": f"Confirming {what}", **exc.to_object()}
         return _answer(request, refusal=refusal)
@@ -78,7 +80,7 @@ async def reject(request: Request) -> Response:
     pid = request.path_params["proposal_id"]
     what = _described(request, pid)
     try:
-        web.hoard.writes.reject(pid, caller_of(request))
+        web.hoard.writes.reject(pid, caller=caller_of(request))
     except HoardError as exc:
         refusal = {"proposal_id": pid, "what": f"Rejecting {what}", **exc.to_object()}
         return _answer(request, refusal=refusal)
@@ -125,7 +127,7 @@ async def restore_write(request: Request) -> Response:
     """Write the agent's version back over the outside save (through every write gate)."""
     web = web_of(request)
     try:
-        result = web.hoard.clobbers.restore(_event_id(request), caller_of(request))
+        result = web.hoard.clobbers.restore(_event_id(request), caller=caller_of(request))
     except HoardError as exc:
         refusal = {"what": "Restoring the agent's version", **exc.to_object()}
         return _answer(request, refusal=refusal)
@@ -138,7 +140,7 @@ async def dismiss_clobber(request: Request) -> Response:
     """Keep the outside save; both versions stay in the note's history."""
     web = web_of(request)
     try:
-        web.hoard.clobbers.dismiss(_event_id(request), caller_of(request))
+        web.hoard.clobbers.dismiss(_event_id(request), caller=caller_of(request))
     except HoardError as exc:
         return _answer(request, refusal={"what": "Dismissing the item", **exc.to_object()})
     return _answer(request, done="Kept the outside save; both versions stay in its history.")

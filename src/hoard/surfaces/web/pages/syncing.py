@@ -16,7 +16,7 @@ from hoard.surfaces.web.pages.inbox import _answer
 async def sync_now(request: Request) -> Response:
     web = web_of(request)
     try:
-        result = web.hoard.sync.sync(caller_of(request))
+        result = web.hoard.sync.sync(caller=caller_of(request))
     except HoardError as exc:
         return _answer(request, refusal=exc.to_object())
     if result.error:
@@ -34,9 +34,9 @@ async def resolve(request: Request) -> Response:
     sibling = request.path_params["sibling"]
     try:
         if form.get("keep") == "mine":
-            done = web.hoard.sync.resolve(sibling, "mine", caller_of(request))
+            done = web.hoard.sync.resolve(sibling, "mine", caller=caller_of(request))
         else:
-            done = web.hoard.sync.resolve(sibling, "remote", caller_of(request))
+            done = web.hoard.sync.resolve(sibling, "remote", caller=caller_of(request))
     except HoardError as exc:
         return _answer(request, refusal=exc.to_object())
     if request.headers.get("hx-request"):
