@@ -34,6 +34,10 @@ class Access:
     def is_private(self, path: str) -> bool:
         return gates.is_private(path, self.config)
 
+    def is_protected(self, path: str) -> bool:
+        """Is ``path`` protected by ``hoard.toml`` (whoever asks)?"""
+        return is_protected(path, self.config.protected)
+
     def visibility(self, *, caller: Caller) -> Visible | None:
         """A predicate for what ``caller`` may see, or ``None`` when it sees everything."""
         protected = self.config.protected

@@ -17,6 +17,7 @@ from hoard.core.edits import apply_edits, parse_edits
 from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.models import WriteResult
 from hoard.core.policy import Caller
+from hoard.core.tasks import toggle_task
 
 TOOL = "vault_edit"
 
@@ -59,3 +60,17 @@ class Edits:
                 f"{rel!r} is not valid UTF-8 (byte {exc.start}); edit it whole instead"
             ) from exc
         return rel, apply_edits(text, ops)
+
+    def tick(
+        self, path: str, line: int, checked: bool, expected_revision: str, *, caller: Caller
+    ) -> WriteResult:
+        """Tick (or untick) the task on ``line`` (0-based) of the note at
+        ``expected_revision``: a ``vault_edit`` that changes exactly that one character."""
+        with self.core.attempt(TOOL, path, caller=caller):
+            rel = self.core.target(path, caller=caller)
+            current = self.core.current(rel)
+            if current.raw is None:
+                raise NotFound(f"no note at {rel!r}", path=rel)
+            gates.check_revision(rel, current, expected_revision)
+            text = toggle_task(current.raw.decode("utf-8", "strict"), line, checked)
+        return self.writes.write(rel, text, expected_revision, False, tool=TOOL, caller=caller)

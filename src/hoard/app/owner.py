@@ -17,10 +17,23 @@ from hoard.adapters.ledger.store import AccessRequest
 from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.core import gates
-from hoard.core.errors import Conflict, Exists, InvalidArgument, NotFound
+from hoard.core.errors import (
+    Conflict,
+    Exists,
+    InvalidArgument,
+    NotFound,
+    PathRejected,
+    Protected,
+    TooLarge,
+)
 from hoard.core.gates import Current
+from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import LOCAL_DEFAULT, Grant
 
+MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
+"""The largest vault file (an image) the web app serves."""
+FIND_ATTACHMENT_LIMIT = 50_000
+"""Most vault entries looked through to find an embedded file by name."""
 EXPIRED_SHOWN_SECONDS = 7 * 86400
 """How long the inbox keeps showing a proposal that expired unanswered."""
 
@@ -185,6 +198,40 @@ class OwnerDesk:
     def recent(self, limit: int = 30) -> list[tuple[str, str, int]]:
         self.deps.ensure_fresh()
         return facets.recent_notes(self.deps.index.reader(), limit)
+
+    def attachment(self, path: str) -> tuple[str, bytes]:
+        """A file of the vault a note shows (an image): ``(normalised path, bytes)``.
+        Protected paths are refused, like ignored, dot and symlinked ones."""
+        rel = normalize_rel_path(path)
+        if self.deps.access.is_protected(rel):
+            raise Protected(f"{rel!r} is protected", path=rel)
+        rel, data, size = self.deps.vault.read_file(rel, MAX_ATTACHMENT_BYTES + 1)
+        if size > MAX_ATTACHMENT_BYTES:
+            raise TooLarge(f"{rel!r} is {size} bytes", path=rel, size=size)
+        return rel, data
+
+    def find_attachment(self, target: str, source: str = "") -> str | None:
+        """The vault path of the file an embed names (``![[diagram.png]]``): a path from
+        the vault root, else the name next to ``source``, at the root, or anywhere (the
+        shallowest); ``None`` when there is none or it is protected."""
+        try:
+            rel = normalize_rel_path(target)
+        except PathRejected:
+            return None
+        folder = source.rpartition("/")[0]
+        tried = [rel] if "/" in rel else [f"{folder}/{rel}" if folder else rel, rel]
+        for path in tried:
+            if self.deps.vault.file_size(path) is not None:
+                return None if self.deps.access.is_protected(path) else path
+        if "/" in rel:
+            return None
+        _, entries, _ = self.deps.vault.list_dir("", True, FIND_ATTACHMENT_LIMIT)
+        found = sorted(
+            (e.path for e in entries if e.kind == "file" and e.path.rpartition("/")[2] == rel),
+            key=lambda p: (p.count("/"), p),
+        )
+        found = [p for p in found if not self.deps.access.is_protected(p)]
+        return found[0] if found else None
 
     def resolve(self, target: str, source: str = "") -> str | None:
         """The note a wikilink target names (seen from ``source``), or ``None``."""

@@ -67,7 +67,14 @@ class Vault:
     def read_note(self, path: str, max_bytes: int | None = None) -> tuple[str, bytes, int]:
         """Read a note's bytes: ``(normalised path, bytes, full size)``. ``max_bytes`` caps
         what is read (the size is still the whole file's)."""
-        rel = normalize_note_path(path)
+        return self._read_rel(normalize_note_path(path), max_bytes)
+
+    def read_file(self, path: str, max_bytes: int | None = None) -> tuple[str, bytes, int]:
+        """Like :meth:`read_note` for any file of the vault (an image a note shows): the same
+        path rules (no ``..``, no dot-files, no symlinks), not only ``.md``."""
+        return self._read_rel(normalize_rel_path(path), max_bytes)
+
+    def _read_rel(self, rel: str, max_bytes: int | None) -> tuple[str, bytes, int]:
         if self.is_ignored(rel):
             raise NotFound(f"no note at {rel!r} (ignored by hoard.toml)", path=rel)
         try:
@@ -132,6 +139,15 @@ class Vault:
             st = self.stat_note(normalize_note_path(str(path)))
         except (HoardError, OSError):
             return None
+        return None if st is None else st.size
+
+    def file_size(self, path: str) -> int | None:
+        """Like :meth:`note_size` for any file of the vault (``None``: no such file)."""
+        try:
+            rel = normalize_rel_path(path)
+        except HoardError:
+            return None
+        st = None if self.is_ignored(rel) else self.stat_note(rel)
         return None if st is None else st.size
 
     def stat_note(self, rel: str) -> FileStat | None:
