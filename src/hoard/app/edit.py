@@ -72,5 +72,8 @@ class Edits:
             if current.raw is None:
                 raise NotFound(f"no note at {rel!r}", path=rel)
             gates.check_revision(rel, current, expected_revision)
-            text = toggle_task(current.raw.decode("utf-8", "strict"), line, checked)
+            try:
+                text = toggle_task(current.raw.decode("utf-8"), line, checked)
+            except UnicodeDecodeError as exc:
+                raise InvalidArgument(f"{rel!r} is not valid UTF-8 (byte {exc.start})") from exc
         return self.writes.write(rel, text, expected_revision, False, tool=TOOL, caller=caller)
