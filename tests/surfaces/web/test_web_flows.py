@@ -177,7 +177,7 @@ def test_a_hostile_note_renders_inert(owner_page: Any, site: Site) -> None:
           const a = document.querySelector('article.rendered');
           const all = Array.from(a.querySelectorAll('*'));
           return {
-            scripts: a.querySelectorAll('script, iframe, img').length,
+            scripts: a.querySelectorAll('script, iframe, img[src]').length,
             handlers: all.filter(e => Array.from(e.attributes).some(
               x => x.name.startsWith('on'))).length,
             js: all.filter(e => (e.getAttribute('href') || '').trim().toLowerCase()

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import difflib
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from hoard.core.errors import HoardError
-from hoard.core.models import HistoryResult, RevisionContent
+from hoard.core.models import HistoryResult, LinksResult, RevisionContent
 from hoard.surfaces.web.context import SAVED_COOKIE, caller_of, page, web_of
-from hoard.surfaces.web.markdown import note_href, render_note
+from hoard.surfaces.web.embeds import image_type
+from hoard.surfaces.web.markdown import note_href, render_page
 
 MAX_CLAIMS = 20
 MAX_REVISIONS = 30
@@ -72,6 +73,46 @@ def history_of(request: Request, path: str, current: bytes | None) -> dict[str, 
     }
 
 
+class PageView:
+    """What a note page shows of other notes and files: embeds of notes it may show that
+    are not protected (whoever is signed in), images through the owner's desk."""
+
+    def __init__(self, request: Request) -> None:
+        self.web = web_of(request)
+        self.caller = caller_of(request)
+
+    def note(self, target: str, source: str) -> tuple[str, str] | None:
+        path = self.web.desk.resolve(target, source)
+        if path is None or not self.web.may_show(path) or self.web.hoard.access.is_protected(path):
+            return None
+        try:
+            read = self.web.hoard.read(path, caller=self.caller)
+        except HoardError:
+            return None
+        return read.path, read.content
+
+    def image(self, path: str, source: str) -> str | None:
+        found = self.web.desk.find_attachment(path, source)
+        return found if found is not None and self.web.may_show(found) else None
+
+
+def _link_lists(request: Request, links: LinksResult) -> dict[str, Any]:
+    """The note's links and backlinks, each note once, by title."""
+    web = web_of(request)
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for o in links.outgoing:
+        key = (o.resolved_path or o.target).lower()
+        if key not in seen and not (o.broken and image_type(o.target)):
+            seen.add(key)
+            out.append({"target": o.target, "path": o.resolved_path, "broken": o.broken})
+    back = list(dict.fromkeys(links.backlinks))
+    titles = web.desk.titles([*(x["path"] for x in out if x["path"]), *back])
+    for x in out:
+        x["title"] = titles.get(x["path"] or "", x["target"])
+    return {"outgoing": out, "backlinks": [{"path": b, "title": titles.get(b, b)} for b in back]}
+
+
 async def note_page(request: Request) -> Response:
     web = web_of(request)
     caller = caller_of(request)
@@ -80,10 +121,12 @@ async def note_page(request: Request) -> Response:
     read = web.hoard.read(path, caller=caller)
     links = web.hoard.links(read.path, caller=caller)
     wikilinks = {o.target.lower(): o.resolved_path for o in links.outgoing}
+    rendered = render_page(read.content, read.path, wikilinks, PageView(request))
     ctx: dict[str, Any] = {
         "note": read,
-        "html": render_note(read.content, read.path, wikilinks),
-        "links": links,
+        "html": rendered.html,
+        "heading": rendered.title,
+        "links": _link_lists(request, links),
         "claims": _claims(request, read.path, read.revision),
         "synthesis": web.hoard.honesty.synthesis_status(read.path, caller=caller),
         "private": web.hoard.access.is_private(read.path),
@@ -102,7 +145,9 @@ async def wikilink(request: Request) -> Response:
     source = request.query_params.get("from", "")
     resolved = web.desk.resolve(target, source)
     if resolved is not None and web.may_show(resolved):
-        return RedirectResponse(note_href(resolved), status_code=303)
+        heading = request.query_params.get("h", "")
+        href = note_href(resolved) + ("#" + quote(heading) if heading else "")
+        return RedirectResponse(href, status_code=303)
     folder = source.rpartition("/")[0]
     suggestion = (folder + "/" if folder else "") + target.removesuffix(".md") + ".md"
     return page(request, "wl_missing.html", 404, target=target, source=source, new_path=suggestion)

@@ -117,7 +117,48 @@
     });
   }
 
+  // Ticking a task on a note page: one vault_edit with the revision the page loaded; a
+  // refusal (the note changed meanwhile) is shown and the box goes back.
+  function tasks() {
+    document.addEventListener("change", function (e) {
+      var box = e.target;
+      if (!box.matches || !box.matches("input.task-list-item-checkbox[data-line]")) { return; }
+      var body = box.closest("[data-revision]");
+      var csrf = document.querySelector("input[name=csrf]");
+      var out = document.getElementById("task-outcome");
+      if (!body) { return; }
+      var form = new URLSearchParams();
+      form.set("line", box.getAttribute("data-line"));
+      form.set("checked", box.checked ? "true" : "false");
+      form.set("revision", body.getAttribute("data-revision"));
+      form.set("csrf", csrf ? csrf.value : "");
+      box.disabled = true;
+      fetch("/task/" + body.getAttribute("data-path").split("/").map(encodeURIComponent).join("/"),
+            { method: "POST", body: form, credentials: "same-origin" })
+        .then(function (r) { return r.json().then(function (j) { return [r.ok && !j.error, j]; }); })
+        .then(function (res) {
+          box.disabled = false;
+          if (res[0]) {
+            body.setAttribute("data-revision", res[1].revision);
+            if (out) { out.textContent = ""; }
+            return;
+          }
+          box.checked = !box.checked;
+          if (out) {
+            out.innerHTML = "";
+            var p = document.createElement("p");
+            p.className = "error";
+            p.setAttribute("role", "alert");
+            p.textContent = "Not saved: " + res[1].message + " Reload the page to tick it again.";
+            out.appendChild(p);
+          }
+        })
+        .catch(function () { box.disabled = false; box.checked = !box.checked; });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    tasks();
     watchEditor();
     palette();
     typing();
