@@ -138,6 +138,25 @@ async def test_recent_hides_changes_to_protected_notes_from_a_caller_without_a_g
     assert "secret/plan2.md" in [ch["path"] for ch in owner_view["changes"]]
 
 
+async def test_recent_finds_an_outside_edit_behind_more_hidden_ones_than_a_page_holds(
+    small_hoard: Hoard, small_vault: Path, agent: Caller, ok: Any
+) -> None:
+    seen = small_vault / "tech" / "hue-bridge.md"
+    seen.write_text(seen.read_text() + "\nAn outside line.\n")
+    touch_later(seen, 5)
+    for i in range(3):
+        hidden = small_vault / "secret" / f"later{i}.md"
+        hidden.write_text(note_text(f"Later {i}"))
+        touch_later(hidden, 10 + i)
+    small_hoard.index.sync()
+    async with Client(HoardMCP(small_hoard, agent).server) as c:
+        data = ok(await c.call_tool("vault_recent", {"limit": 1}))
+    assert [(ch["path"], ch["who"], ch["title"]) for ch in data["changes"]] == [
+        ("tech/hue-bridge.md", "outside", "Hue bridge")
+    ]
+    assert "secret" not in json.dumps(data)
+
+
 async def test_recent_refuses_a_cursor_it_did_not_make(small_hoard: Hoard, tool_error: Any) -> None:
     async with Client(HoardMCP(small_hoard, OWNER).server) as c:
         bad = await c.call_tool("vault_recent", {"cursor": "not-a-cursor"})

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 from dataclasses import dataclass, replace
 
-from hoard.adapters.index.facets import notes_changed_between, titles_of
+from hoard.adapters.index.facets import titled_changes_between, titles_of
 from hoard.adapters.ledger.changes import (
     last_event_id,
     note_changes,
@@ -40,6 +41,9 @@ from hoard.core.times import iso, parse_instant
 MAX_LIMIT = 200
 SUMMARY_READ_BYTES = 1 << 20
 """Notes larger than this are summarised by size only (no diff)."""
+SUMMARY_CACHE_SIZE = 4096
+"""Summaries kept in memory. A summary of two revisions never changes (a revision names its
+bytes), so a caller paging through the same changes again does not diff them again."""
 
 OUTSIDE = "outside"
 
@@ -81,6 +85,8 @@ class _Item:
     revision: str | None
     before: str | None
     note: str
+    title: str | None = None
+    """The indexed title, when the row it came from carried it."""
 
 
 def _kind(e: Event) -> ChangeKind:
@@ -107,7 +113,7 @@ def _event_note(e: Event, kind: ChangeKind) -> str:
     return ""
 
 
-def _no_rows() -> list[tuple[str, int, str, int]]:
+def _no_rows() -> list[tuple[str, int, str, int, str]]:
     return []
 
 
@@ -120,6 +126,7 @@ class RecentChanges:
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
+        self._summaries: dict[tuple[str, str, str | None, str | None], str] = {}
 
     def recent(
         self,
@@ -190,28 +197,48 @@ class RecentChanges:
             after_ns = max(after_ns, int(since_at * 1e9))
         before_ns = None if cur.ceiling is None else int(cur.ceiling * 1e9)
 
-        def changed() -> list[tuple[str, int, str, int]]:
+        def changed(window: int) -> list[tuple[str, int, str, int, str]]:
             conn = self.deps.index.reader()
-            return notes_changed_between(conn, after_ns, before_ns, prefix, (limit + 1) * 4)
+            return titled_changes_between(conn, after_ns, before_ns, prefix, window)
 
-        rows = self.deps.from_index(changed, _no_rows)
-        top_ns = max((m for _p, _z, _r, m in rows), default=0)
-        ours = revisions_written(self.deps.ledger, [p for p, _z, _r, _m in rows])
+        # Up to four rows a change are looked at, for the ones hoard wrote itself or the
+        # caller may not see; most pages need no more than the first limit + 1.
         out: list[_Item] = []
-        for path, size, revision, mtime_ns in rows:
+        top_ns = 0
+        for window in (limit + 1, (limit + 1) * 4):
+            rows = self.deps.from_index(functools.partial(changed, window), _no_rows)
+            top_ns = rows[0][3] if rows else 0  # newest first
+            out = self._outside_items(rows, limit, seen)
+            if len(out) > limit or len(rows) < window:
+                break
+        return out, top_ns
+
+    def _outside_items(
+        self, rows: list[tuple[str, int, str, int, str]], limit: int, seen: Visible | None
+    ) -> list[_Item]:
+        """The first ``limit + 1`` of ``rows`` that no change of hoard's left and the caller
+        may see."""
+        ours = revisions_written(self.deps.ledger, [r[0] for r in rows])
+        out: list[_Item] = []
+        for path, size, revision, mtime_ns, title in rows:
             if revision in ours.get(path, ()) or (seen is not None and not seen(path)):
                 continue
             note = f"changed outside hoard ({size} bytes now)"
-            out.append(_Item(mtime_ns / 1e9, path, "modified", OUTSIDE, revision, None, note))
-        return out[: limit + 1], top_ns
+            at = mtime_ns / 1e9
+            out.append(_Item(at, path, "modified", OUTSIDE, revision, None, note, title))
+            if len(out) > limit:
+                break
+        return out
 
     def _shown(self, page: list[_Item]) -> list[RecentChange]:
-        paths = sorted({i.path for i in page})
+        titles = {i.path: i.title for i in page if i.title is not None}
+        paths = sorted({i.path for i in page} - titles.keys())
 
         def indexed() -> dict[str, str]:
             return titles_of(self.deps.index.reader(), paths)
 
-        titles = self.deps.from_index(indexed, _no_titles)
+        if paths:
+            titles.update(self.deps.from_index(indexed, _no_titles))
         return [
             RecentChange(
                 path=i.path,
@@ -226,14 +253,23 @@ class RecentChanges:
         ]
 
     def _summary(self, item: _Item) -> str:
+        key = (item.path, item.kind, item.before, item.revision)
+        known = self._summaries.get(key)
+        if known is not None:
+            return known
         ledger = self.deps.ledger
         new = self._current(item.path, item.revision) if item.revision else None
         if new is None and item.revision:
             new = preserved_bytes(ledger, item.path, item.revision)
         old = preserved_bytes(ledger, item.path, item.before) if item.before else None
-        if item.kind == "created" or (old is not None and new is not None):
-            return summarize(old, new) if new is not None else "created"
-        return item.kind
+        if new is None or (item.kind != "created" and old is None):
+            # Bytes not (or no longer) at hand: not cached, a later call may find them.
+            return "created" if item.kind == "created" else item.kind
+        text = summarize(old, new)
+        if len(self._summaries) >= SUMMARY_CACHE_SIZE:
+            self._summaries.clear()
+        self._summaries[key] = text
+        return text
 
     def _current(self, path: str, revision: str) -> bytes | None:
         """The note's bytes now, if they are still ``revision``."""
