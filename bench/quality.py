@@ -52,6 +52,7 @@ from hoard.app.hoard import Hoard
 from hoard.core.config import Config, SearchConfig, SemanticConfig
 from hoard.core.errors import HoardError
 from hoard.core.policy import OWNER
+from hoard.core.ranking import RankingSettings
 
 # -- variants (ablations) -------------------------------------------------------------------
 
@@ -62,6 +63,12 @@ ENGLISH_STOPWORDS: tuple[str, ...] = (
     *("how", "in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "was", "what"),
     *("when", "where", "which", "who", "why", "with"),
 )
+
+
+def _ranked(s: SearchConfig, **changes: Any) -> SearchConfig:
+    """``s`` with some ranking internals (:class:`RankingSettings`) changed."""
+    return dataclasses.replace(s, ranking=dataclasses.replace(s.ranking, **changes))
+
 
 VARIANTS: dict[str, tuple[VariantFn, str]] = {
     "default": (lambda s: s, "the shipped defaults"),
@@ -95,31 +102,31 @@ VARIANTS: dict[str, tuple[VariantFn, str]] = {
         "a 32-word English stopword list instead of the default 4; not in the brief's list, added",
     ),
     "no-feedback": (
-        lambda s: dataclasses.replace(s, feedback_terms=0),
+        lambda s: _ranked(s, feedback_terms=0),
         "no pseudo-relevance feedback on long queries (feedback_terms=0)",
     ),
     "no-phrases": (
-        lambda s: dataclasses.replace(s, phrase_weight=0.0),
+        lambda s: _ranked(s, phrase_weight=0.0),
         "no proximity bonus for adjacent query words found as a phrase (phrase_weight=0)",
     ),
     "feedback-0.2": (
-        lambda s: dataclasses.replace(s, feedback_weight=0.2),
+        lambda s: _ranked(s, feedback_weight=0.2),
         "feedback weight 0.2 (the default before the proximity bonus) instead of 0.1",
     ),
     "no-common-drop": (
-        lambda s: dataclasses.replace(s, common_share=1.0),
+        lambda s: _ranked(s, common_share=1.0),
         "words in most notes are kept in multi-word queries (common_share=1.0)",
     ),
     "no-budget": (
-        lambda s: dataclasses.replace(s, posting_budget=0),
+        lambda s: _ranked(s, posting_budget=0),
         "every word searched however many notes match (posting_budget=0)",
     ),
     "budget-500": (
-        lambda s: dataclasses.replace(s, posting_budget=500),
+        lambda s: _ranked(s, posting_budget=500),
         "a tight posting budget of 500 notes: what the budget costs where it applies",
     ),
     "budget-2000": (
-        lambda s: dataclasses.replace(s, posting_budget=2000),
+        lambda s: _ranked(s, posting_budget=2000),
         "a posting budget of 2,000 notes",
     ),
     "title-10": (
@@ -166,10 +173,12 @@ def variant_overrides(name: str) -> dict[str, Any]:
     base = SearchConfig()
     changed = VARIANTS[name][0](base)
     out: dict[str, Any] = {}
-    for f in dataclasses.fields(SearchConfig):
-        a, b = getattr(base, f.name), getattr(changed, f.name)
-        if a != b:
-            out[f.name] = dict(b) if isinstance(b, dict) else b
+    pairs = [(base, changed, f.name) for f in dataclasses.fields(SearchConfig)]
+    pairs += [(base.ranking, changed.ranking, f.name) for f in dataclasses.fields(RankingSettings)]
+    for old, new, name in pairs:
+        a, b = getattr(old, name), getattr(new, name)
+        if a != b and name != "ranking":
+            out[name] = dict(b) if isinstance(b, dict) else b
     return out
 
 

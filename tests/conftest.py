@@ -34,6 +34,7 @@ import pytest
 from hypothesis import settings
 
 from hoard.app.hoard import Hoard
+from hoard.core.config import Config
 from hoard.core.policy import OWNER, Caller
 from tests import helpers
 
@@ -114,12 +115,18 @@ def rev(vault: Path) -> Callable[[str], str]:
 
 @pytest.fixture
 def open_hoard(vault: Path, state_dir: Path) -> Iterator[Callable[..., Hoard]]:
-    """Open a :class:`Hoard` (defaults: the ``vault`` and ``state_dir`` fixtures); every one
-    opened is closed at teardown."""
+    """Open a :class:`Hoard` (defaults: the ``vault`` and ``state_dir`` fixtures; ``config``
+    instead of the vault's ``hoard.toml``); every one opened is closed at teardown."""
     opened: list[Hoard] = []
 
-    def open_(root: Path | None = None, state: Path | None = None, *, watch: bool = False) -> Hoard:
-        h = Hoard(root or vault, state or state_dir, watch=watch)
+    def open_(
+        root: Path | None = None,
+        state: Path | None = None,
+        *,
+        watch: bool = False,
+        config: Config | None = None,
+    ) -> Hoard:
+        h = Hoard(root or vault, state or state_dir, config, watch=watch)
         opened.append(h)
         return h
 

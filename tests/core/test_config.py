@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from hoard.core.config import CONFIG_NAME, Config, ContractConfig
 from hoard.core.config_reference import config_docs, render_config_reference
 from hoard.core.config_schema import SCHEMA, parse_config
 from hoard.core.errors import ConfigError, InvalidArgument
+from hoard.core.ranking import RETIRED_SEARCH_KEYS, RankingSettings
 
 
 def test_an_empty_config_is_all_defaults() -> None:
@@ -35,7 +37,7 @@ def test_an_empty_config_is_all_defaults() -> None:
     assert cfg.search.folder_weights["archives/**"] == 0.7
     assert cfg.search.folder_cap == 3
     assert cfg.search.prefix_min_length == 4
-    assert (cfg.search.typo_min_length, cfg.search.typo_two_edits_length) == (4, 8)
+    assert (cfg.search.typo_min_length, cfg.search.ranking.typo_two_edits_length) == (4, 8)
     assert cfg.limits.read_max_bytes == 256 * 1024
     assert cfg.proposals.ttl_seconds == 7 * 86400
     assert cfg.rerank.enabled is False
@@ -115,12 +117,10 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"search": {"weight_title": -1}}, "search.weight_title"),
     ({"search": {"weight_title": float("nan")}}, "search.weight_title"),
     ({"search": {"weight_title": float("inf")}}, "search.weight_title"),
-    ({"search": {"typo_penalty": 1.5}}, "search.typo_penalty"),
     ({"search": {"snippet_chars": 10}}, "search.snippet_chars"),
     ({"search": {"folder_weights": ["logs/**"]}}, "search.folder_weights"),
     ({"search": {"folder_weights": {"logs/**": 11}}}, "search.folder_weights.logs/**"),
     ({"search": {"folder_weights": {"logs/**": "low"}}}, "search.folder_weights.logs/**"),
-    ({"search": {"typo_min_length": 6, "typo_two_edits_length": 5}}, "typo_two_edits_length"),
     ({"search": 1}, "search"),
     ({"contract": ["tags_min"]}, "contract"),
     ({"limits": {"read_max_bytes": 1}}, "limits.read_max_bytes"),
@@ -199,6 +199,26 @@ def test_load_config_with_invalid_toml_raises_a_config_error(
     with pytest.raises(ConfigError) as info:
         load_config(tmp_path)
     assert CONFIG_NAME in str(info.value)
+
+
+@pytest.mark.parametrize("key", sorted(RETIRED_SEARCH_KEYS))
+def test_a_ranking_internal_left_in_hoard_toml_loads_with_a_warning_naming_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, key: str
+) -> None:
+    (tmp_path / CONFIG_NAME).write_text(f"[search]\n{key} = 0\ntypo = false\n", encoding="utf-8")
+
+    with caplog.at_level(logging.WARNING, logger="hoard.config"):
+        cfg = load_config(tmp_path)
+
+    assert cfg.search.typo is False  # the rest of the file still counts
+    assert cfg.search.ranking == RankingSettings()  # the old value is ignored
+    [message] = [r.getMessage() for r in caplog.records]
+    assert f"search.{key} is no longer configurable" in message
+
+
+def test_the_ranking_internals_are_not_in_the_documented_schema() -> None:
+    assert RETIRED_SEARCH_KEYS.isdisjoint(SCHEMA["search"])
+    assert not any(f"search.{k}`" in render_config_reference() for k in RETIRED_SEARCH_KEYS)
 
 
 def test_load_config_with_a_bad_value_names_the_key(tmp_path: Path) -> None:

@@ -26,7 +26,6 @@ TARGETS_MS: dict[str, tuple[str, float]] = {
 SCALE_NOTES = 167_000  # "at scale": the CVE corpus (167,093 notes)
 SMALL_NOTES = 15_000  # the 13k-note Zettelkasten and anything smaller
 RSS_TARGET_MB = 500.0
-LIST_TARGET_NOTES = 500
 
 
 def targets_for(notes: int) -> dict[str, list[tuple[str, float]]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from hoard.core.ranking import RankingSettings
+
 CONFIG_NAME = "hoard.toml"
 
 
@@ -48,15 +50,7 @@ class SearchConfig:
     prefix_min_length: int = 4
     typo: bool = True
     typo_min_length: int = 4
-    typo_two_edits_length: int = 8
-    typo_penalty: float = 0.6
     folder_cap: int = 3
-    common_share: float = 0.4
-    posting_budget: int = 5000
-    feedback_terms: int = 10
-    feedback_min_words: int = 5
-    feedback_weight: float = 0.1
-    phrase_weight: float = 0.2
     snippet_chars: int = 240
     frontmatter_keys: tuple[str, ...] = (
         "title",
@@ -69,6 +63,8 @@ class SearchConfig:
         "source",
         "author",
     )
+    ranking: RankingSettings = field(default_factory=RankingSettings)
+    """Fixed in code, never read from ``hoard.toml``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,11 @@ def _toml_value(v: Any) -> str:
 REFERENCE_HEADER = """# hoard.toml reference
 
 Optional, at the vault root; it travels with the vault. Every key is optional; an unknown key
-or a bad value stops hoard at startup with a message naming the key. This page is generated
+or a bad value stops hoard at startup with a message naming the key. The ranking internals
+that were once `[search]` keys (`common_share`, `posting_budget`, `feedback_terms`,
+`feedback_min_words`, `feedback_weight`, `phrase_weight`, `typo_penalty`,
+`typo_two_edits_length`) are constants in code now (`hoard.core.ranking`): a file that still
+sets one loads, with a warning naming the key, and the value is ignored. This page is generated
 from `hoard.core.config_schema.SCHEMA` by `make docs`, and a test keeps it in step with the code.
 
 """

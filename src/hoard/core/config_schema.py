@@ -2,7 +2,8 @@
 :func:`parse_config`, which validates a parsed file into a :class:`~hoard.core.config.Config`.
 
 ``docs/config.md`` is generated from :data:`SCHEMA` (``make docs``; a test keeps it equal).
-An unknown key or a bad value raises :class:`~hoard.core.errors.ConfigError` naming the key.
+An unknown key or a bad value raises :class:`~hoard.core.errors.ConfigError` naming the key;
+a ranking internal that is no longer configurable (:mod:`hoard.core.ranking`) is ignored.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hoard.core.config import (
 )
 from hoard.core.errors import ConfigError
 from hoard.core.globs import glob_to_regex
+from hoard.core.ranking import RETIRED_SEARCH_KEYS
 
 Check = Callable[[str, Any], Any]
 
@@ -136,47 +138,7 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "prefix_min_length": (_int(1, 100), "Shortest query term that also matches as a prefix."),
         "typo": (_bool, "Typo tolerance on or off."),
         "typo_min_length": (_int(1, 100), "Shortest term that gets one-edit typo tolerance."),
-        "typo_two_edits_length": (_int(1, 100), "Shortest term that gets two edits."),
-        "typo_penalty": (
-            _num(0, 1),
-            "Score multiplier for hits found only through a typo "
-            "correction (keeps them below exact matches).",
-        ),
         "folder_cap": (_int(1, 1000), "Most hits from one folder before the others in a page."),
-        "common_share": (
-            _num(0, 1),
-            "In a query of several words, a word found in more than this share of the notes "
-            "is left out (BM25 gives it almost no weight, and it is most of the cost); 1 keeps "
-            "every word.",
-        ),
-        "posting_budget": (
-            _int(0, 100_000_000),
-            "When the words of a query together match more notes than this, only the rarest "
-            "words that fit are searched, or, when each word alone matches more, notes with "
-            "all of them: those with all of them in the title or tags first, and when more "
-            "notes than this hold them all, then words close together and the most recently "
-            "indexed (0: always search every word). Keeps long queries fast on large "
-            "vaults; a vault of no more notes than this is never affected.",
-        ),
-        "feedback_terms": (
-            _int(0, 100),
-            "Pseudo-relevance feedback: how many words from the first hits of a long query "
-            "are searched too (0 turns it off).",
-        ),
-        "feedback_min_words": (
-            _int(1, 100),
-            "Feedback applies to queries of at least this many words (questions, not titles).",
-        ),
-        "feedback_weight": (
-            _num(0, 10),
-            "How much the feedback words' score counts against the query's own (both scaled "
-            "to their best).",
-        ),
-        "phrase_weight": (
-            _num(0, 10),
-            "Proximity: how much a phrase match of two words that are adjacent in the query "
-            "adds (scaled to the best score; 0 turns it off).",
-        ),
         "snippet_chars": (_int(40, 4000), "Length of a result snippet, in characters."),
         "frontmatter_keys": (_strs, "Frontmatter keys shown with each search result."),
     },
@@ -312,8 +274,18 @@ SECTIONS: dict[str, type[Any]] = {
 }
 
 
+def retired_keys(data: Mapping[str, Any]) -> list[str]:
+    """The keys of a parsed ``hoard.toml`` that are no longer configurable (ignored by
+    :func:`parse_config`; the caller warns about each), as ``section.key``."""
+    search = data.get("search")
+    if not isinstance(search, dict):
+        return []
+    return [f"search.{k}" for k in search if k in RETIRED_SEARCH_KEYS]
+
+
 def parse_config(data: Mapping[str, Any]) -> Config:
-    """Validate a parsed ``hoard.toml`` mapping into a :class:`Config`. Pure."""
+    """Validate a parsed ``hoard.toml`` mapping into a :class:`Config`. Pure. The keys of
+    :func:`retired_keys` are skipped, not refused, so an older file keeps working."""
     top: dict[str, Any] = {}
     sections: dict[str, Any] = {}
     for key, value in data.items():
@@ -323,6 +295,8 @@ def parse_config(data: Mapping[str, Any]) -> Config:
             kwargs: dict[str, Any] = {}
             for sub, sv in value.items():
                 spec = SCHEMA[key].get(sub)
+                if key == "search" and sub in RETIRED_SEARCH_KEYS:
+                    continue
                 if spec is None:
                     raise ConfigError(f"{key}.{sub}", "unknown key")
                 kwargs[sub] = spec[0](f"{key}.{sub}", sv)
@@ -334,8 +308,6 @@ def parse_config(data: Mapping[str, Any]) -> Config:
     cfg = Config(**top, **sections)
     if cfg.contract.tags_min > cfg.contract.tags_max:
         raise ConfigError("contract.tags_min", "is larger than contract.tags_max")
-    if cfg.search.typo_two_edits_length < cfg.search.typo_min_length:
-        raise ConfigError("search.typo_two_edits_length", "is smaller than typo_min_length")
     if cfg.rerank.enabled and not cfg.rerank.url.startswith(("http://", "https://")):
         raise ConfigError("rerank.url", "must be an http:// or https:// URL when rerank is enabled")
     return cfg

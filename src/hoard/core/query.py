@@ -111,22 +111,14 @@ def is_prefix_eligible(term: str, min_length: int) -> bool:
     return len(term) >= min_length and not term.isdigit()
 
 
-def build_expression(
-    chunks: Sequence[Chunk],
-    prefix_min_length: int,
-    extra: Mapping[int, Sequence[str]] | None = None,
-) -> str:
-    """OR of one group per chunk. ``extra`` maps a chunk index to more alternatives (typo
-    corrections); those are matched exactly, not as prefixes."""
-    return " OR ".join(build_groups(chunks, prefix_min_length, extra))
-
-
 def build_groups(
     chunks: Sequence[Chunk],
     prefix_min_length: int,
     extra: Mapping[int, Sequence[str]] | None = None,
 ) -> list[str]:
-    """One FTS5 group per chunk, in chunk order (see :func:`build_expression`)."""
+    """One FTS5 group per chunk, in chunk order; their OR is the query's expression.
+    ``extra`` maps a chunk index to more alternatives (typo corrections); those are matched
+    exactly, not as prefixes."""
     groups: list[str] = []
     for i, chunk in enumerate(chunks):
         alts: list[str] = [quote(" ".join(chunk.tokens))]
@@ -166,15 +158,10 @@ def within_budget(counts: Sequence[int], budget: int) -> list[int]:
 
 def max_edits(term: str, min_length: int, two_edits_length: int) -> int:
     """Typo budget scaled to length: none below ``min_length``, one, two from
-    ``two_edits_length``. Numbers never get typo tolerance."""
-    if term.isdigit() or any(ch.isdigit() for ch in term):
+    ``two_edits_length`` (never below ``min_length``). Numbers never get typo tolerance."""
+    if any(ch.isdigit() for ch in term) or len(term) < min_length:
         return 0
-    n = len(term)
-    if n >= two_edits_length:
-        return 2
-    if n >= min_length:
-        return 1
-    return 0
+    return 2 if len(term) >= two_edits_length else 1
 
 
 def typeahead_expression(chunks: Sequence[Chunk], segmented: bool) -> str:

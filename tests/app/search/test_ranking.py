@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from hoard.core.config import SearchConfig
+from hoard.core.config import Config, SearchConfig
 from hoard.core.policy import OWNER
+from hoard.core.ranking import RankingSettings
 
 FILLER = " ".join(f"filler{i}" for i in range(120))
 
@@ -50,11 +51,13 @@ def test_words_next_to_each_other_as_in_the_query_rank_above_the_same_words_apar
     write_note, open_hoard, background, vault, phrase_weight
 ):
     background()
-    (vault / "hoard.toml").write_text(f"[search]\nphrase_weight = {phrase_weight}\n")
+    config = Config(search=SearchConfig(ranking=RankingSettings(phrase_weight=phrase_weight)))
     write_note("tech/a.md", "Note a", "quokka wombat filler words here and then island")
     write_note("tech/b.md", "Note b", "quokka island filler words here and then wombat")
 
-    paths = [h.path for h in open_hoard().search("quokka island", caller=OWNER).results]
+    paths = [
+        h.path for h in open_hoard(config=config).search("quokka island", caller=OWNER).results
+    ]
 
     # Equal BM25 ties break by path, so only the proximity bonus puts b first.
     assert paths[:2] == (

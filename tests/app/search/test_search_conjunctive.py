@@ -5,9 +5,9 @@ then the most recently indexed) instead of weighing every one of them."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from hoard.core.config import Config, SearchConfig
 from hoard.core.policy import OWNER
+from hoard.core.ranking import RankingSettings
 
 TITLED = {"tech/lantern-harbor-0.md", "tech/lantern-harbor-1.md"}
 NEAR = {f"projects/near-{i}.md" for i in range(3)}
@@ -17,10 +17,9 @@ FILLER = " ".join(["quiet"] * 20)
 GAP = " ".join(["quiet"] * 11)
 
 
-def _config(vault: Path, budget: int) -> None:
-    (vault / "hoard.toml").write_text(
-        f"[search]\nposting_budget = {budget}\ncommon_share = 1.0\n", encoding="utf-8"
-    )
+def _config(budget: int) -> Config:
+    ranking = RankingSettings(posting_budget=budget, common_share=1.0)
+    return Config(search=SearchConfig(ranking=ranking))
 
 
 def _vault(write_note) -> None:
@@ -45,10 +44,10 @@ def _vault(write_note) -> None:
 def test_notes_with_every_word_in_the_title_come_first_then_words_close_together(
     vault, write_note, open_hoard
 ):
-    _config(vault, budget=8)  # 12 notes per word, 9 with both: over the budget
+    cfg = _config(budget=8)  # 12 notes per word, 9 with both: over the budget
     _vault(write_note)
 
-    results = open_hoard().search("lantern harbor", limit=8, caller=OWNER).results
+    results = open_hoard(config=cfg).search("lantern harbor", limit=8, caller=OWNER).results
 
     assert {r.path for r in results[:2]} == TITLED
     assert {r.path for r in results[2:5]} == NEAR
@@ -57,10 +56,13 @@ def test_notes_with_every_word_in_the_title_come_first_then_words_close_together
 
 
 def test_scores_still_descend_across_the_tiers(vault, write_note, open_hoard):
-    _config(vault, budget=8)
+    cfg = _config(budget=8)
     _vault(write_note)
 
-    scores = [r.score for r in open_hoard().search("lantern harbor", limit=8, caller=OWNER).results]
+    scores = [
+        r.score
+        for r in open_hoard(config=cfg).search("lantern harbor", limit=8, caller=OWNER).results
+    ]
 
     assert scores == sorted(scores, reverse=True)
     assert all(s > 0 for s in scores)
@@ -69,10 +71,13 @@ def test_scores_still_descend_across_the_tiers(vault, write_note, open_hoard):
 def test_within_the_budget_every_note_holding_all_words_is_weighed_by_bm25(
     vault, write_note, open_hoard
 ):
-    _config(vault, budget=9)  # 9 notes hold both words: within the budget
+    cfg = _config(budget=9)  # 9 notes hold both words: within the budget
     _vault(write_note)
 
-    paths = [r.path for r in open_hoard().search("lantern harbor", limit=9, caller=OWNER).results]
+    paths = [
+        r.path
+        for r in open_hoard(config=cfg).search("lantern harbor", limit=9, caller=OWNER).results
+    ]
 
     assert set(paths[:2]) == TITLED
     # Below them, four of each word outweigh one of each close together, by BM25.
@@ -80,19 +85,22 @@ def test_within_the_budget_every_note_holding_all_words_is_weighed_by_bm25(
 
 
 def test_over_the_budget_words_close_together_outrank_many_far_apart(vault, write_note, open_hoard):
-    _config(vault, budget=8)
+    cfg = _config(budget=8)
     _vault(write_note)
 
-    paths = [r.path for r in open_hoard().search("lantern harbor", limit=8, caller=OWNER).results]
+    paths = [
+        r.path
+        for r in open_hoard(config=cfg).search("lantern harbor", limit=8, caller=OWNER).results
+    ]
 
     assert set(paths[2:5]) == NEAR
     assert HEAVY not in paths[:5]
 
 
 def test_a_title_changed_outside_hoard_leaves_the_title_tier(vault, write_note, open_hoard):
-    _config(vault, budget=8)
+    cfg = _config(budget=8)
     _vault(write_note)
-    h = open_hoard()
+    h = open_hoard(config=cfg)
     assert {r.path for r in h.search("lantern harbor", limit=8, caller=OWNER).results[:2]} == TITLED
 
     write_note("tech/lantern-harbor-0.md", "Quiet evening", "the lantern by the harbor")
@@ -115,14 +123,17 @@ def test_a_long_note_named_by_the_words_comes_before_short_notes_holding_them(
 ):
     _vault(write_note)
     write_note(LONG, "Lantern harbor almanac", " ".join(["quiet"] * 2000))
-    _config(vault, budget=0)  # no budget: BM25 of every note, long notes weigh less
-    plain = [r.path for r in open_hoard().search("lantern harbor", limit=30, caller=OWNER).results]
+    cfg = _config(budget=0)  # no budget: BM25 of every note, long notes weigh less
+    plain = [
+        r.path
+        for r in open_hoard(config=cfg).search("lantern harbor", limit=30, caller=OWNER).results
+    ]
     assert plain.index(LONG) > max(plain.index(p) for p in NEAR)
 
-    _config(vault, budget=10)  # each word in 13 notes, both in 10
+    cfg = _config(budget=10)  # each word in 13 notes, both in 10
     paths = [
         r.path
-        for r in open_hoard(state=state_dir.parent / "s2")
+        for r in open_hoard(config=cfg, state=state_dir.parent / "s2")
         .search("lantern harbor", limit=10, caller=OWNER)
         .results
     ]

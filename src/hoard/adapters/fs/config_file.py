@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import tomllib
 from pathlib import Path
 
 from hoard.core.config import CONFIG_NAME, Config
-from hoard.core.config_schema import parse_config
+from hoard.core.config_schema import parse_config, retired_keys
 from hoard.core.errors import ConfigError
+
+log = logging.getLogger("hoard.config")
 
 
 def load_config(vault: Path) -> Config:
@@ -23,4 +26,12 @@ def load_config(vault: Path) -> Config:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError("(file)", f"{path} is not valid TOML: {exc}") from exc
-    return parse_config(data)
+    config = parse_config(data)
+    for key in retired_keys(data):
+        log.warning(
+            "%s: %s is no longer configurable (a ranking constant fixed in code); "
+            "the setting is ignored and can be removed",
+            path,
+            key,
+        )
+    return config

@@ -3,7 +3,7 @@
 Both run one more FTS5 query and add its BM25, scaled to the best score so far, with a
 configured weight:
 
-- proximity (``search.phrase_weight``): words that sit next to each other in the query,
+- proximity (``RankingSettings.phrase_weight``): words that sit next to each other in the query,
   searched as phrases, after the sequential dependence model;
 - pseudo-relevance feedback (``search.feedback_*``): for long, question-like queries, the
   words that stand out in the first hits.
@@ -63,7 +63,7 @@ def add_phrase_bonus(scores: Scores, pairs: list[str], s: SearchConfig, run: Run
         return
     extra = run(_phrases(pairs))
     if extra:
-        _merge(scores, extra, s.phrase_weight)
+        _merge(scores, extra, s.ranking.phrase_weight)
 
 
 def add_feedback(
@@ -97,9 +97,9 @@ def add_feedback(
             n = df.get(w, 0)
             if 1 < n <= FEEDBACK_MAX_SHARE * total:
                 weight[w] = weight.get(w, 0.0) + c / size * math.log(total / n)
-    terms = sorted(weight, key=lambda w: (-weight[w], w))[: s.feedback_terms]
+    terms = sorted(weight, key=lambda w: (-weight[w], w))[: s.ranking.feedback_terms]
     if not terms:
         return
     extra = run(_phrases(terms))
     if extra:
-        _merge(scores, extra, s.feedback_weight)
+        _merge(scores, extra, s.ranking.feedback_weight)

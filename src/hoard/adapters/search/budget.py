@@ -4,9 +4,9 @@ Both rest on one cheap fact per query group: how many notes it matches, counted 
 a ``LIMIT`` so that counting a word found in every note costs no more than counting
 ``posting_budget`` of them.
 
-- **Common words** (``search.common_share``): in a query of several words, a word found in
+- **Common words** (``RankingSettings.common_share``): in a query of several words, a word found in
   more than that share of the notes is left out.
-- **Posting budget** (``search.posting_budget``): when the groups of a query together match
+- **Posting budget** (``RankingSettings.posting_budget``): when the groups of a query together match
   more notes than the budget, only the rarest are searched (see
   :func:`hoard.core.query.within_budget`). On a small vault this never applies; on a vault
   of 170,000 notes it keeps a sentence-long query from scoring every note that holds
@@ -97,8 +97,8 @@ def plan_groups(
        out first. The caller falls back to OR when that finds too little.
     """
     every = list(range(len(heads)))
-    budget = s.posting_budget
-    common = s.common_share * total if s.common_share < 1.0 and total >= 50 else None
+    budget, share = s.ranking.posting_budget, s.ranking.common_share
+    common = share * total if share < 1.0 and total >= 50 else None
     if len(heads) < 2 or (budget <= 0 and common is None):
         return Plan(every)
     counter = GroupCounter(conn, budget + 1 if budget > 0 else int(common or 0) + 1)

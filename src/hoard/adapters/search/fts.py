@@ -1,4 +1,4 @@
-"""The search engine behind the :class:`~hoard.adapters.search.types.Searcher` seam.
+"""The search engine the app's search use-case calls.
 
 :class:`Fts5Searcher` runs a search in four steps: **plan** (:mod:`.plan`: the query's words,
 their completions or typo corrections, what the posting budget keeps), **run** (:mod:`.queries`:
@@ -192,7 +192,7 @@ class Fts5Searcher:
         if budget.conjunctive:
             rows = self._conjunctive(conn, q, req, fetch)
             if len(rows) >= req.limit:
-                factor = self.config.search.typo_penalty if q.corrections else 1.0
+                factor = self.config.search.ranking.typo_penalty if q.corrections else 1.0
                 flagged = bool(q.corrections)
                 return {r.id: Scored(r.score * factor, flagged, r) for r in rows}, budget, True
             budget = Plan(budget.kept, cut=True)
@@ -217,7 +217,7 @@ class Fts5Searcher:
         return conjunctive_rows(
             conn,
             build_groups(q.chunks, NO_PREFIX, q.expansions()),
-            self.config.search.posting_budget,
+            self.config.search.ranking.posting_budget,
             req.limit,
             lambda e: run(conn, e, req, fetch),
             lambda e: self.queries.run_titles(conn, e, req, fetch),
@@ -236,7 +236,7 @@ class Fts5Searcher:
         found += self.queries.run(conn, f"({fixes}) AND ({q.expr})", req, fetch)
         base = set(scores)
         for r in found:
-            penalised = r.score * self.config.search.typo_penalty
+            penalised = r.score * self.config.search.ranking.typo_penalty
             prev = scores.get(r.id)
             if prev is None or penalised > prev.score:
                 scores[r.id] = Scored(penalised, r.id not in base, r)
@@ -257,11 +257,12 @@ class Fts5Searcher:
 
         def run_held(groups: list[str]) -> list[Row]:
             """Feedback words, held to the posting budget like the query's own."""
-            held = held_to_budget(conn, groups, s.posting_budget, self.index.note_count_cached())
+            budget = s.ranking.posting_budget
+            held = held_to_budget(conn, groups, budget, self.index.note_count_cached())
             return run(held) if held else []
 
         stopwords = self.planner.stopwords
-        if s.phrase_weight > 0:
+        if s.ranking.phrase_weight > 0:
             # Pairs match no more notes than their words: within the budget when the words
             # are (words the budget left out take their pairs with them).
             pairs = adjacent_pairs(req.query, stopwords)
@@ -274,8 +275,8 @@ class Fts5Searcher:
             add_phrase_bonus(scores, pairs, s, run)
         # A query the budget had to cut gets no feedback words: they would bring back the
         # rows it just left out (20 ms of a 100 ms sentence-long query on the CVE corpus).
-        feedback = not budget.cut and s.feedback_terms > 0
-        if feedback and len(q.chunks) >= s.feedback_min_words:
+        feedback = not budget.cut and s.ranking.feedback_terms > 0
+        if feedback and len(q.chunks) >= s.ranking.feedback_min_words:
             asked = {t for c in q.chunks for t in c.tokens} | stopwords
             add_feedback(conn, scores, asked, self.vocab, self.index, s, run_held)
 

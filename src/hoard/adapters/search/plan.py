@@ -94,7 +94,8 @@ class Planner:
             return None
         completions, corrections = self.expansions(conn, chunks)
         groups = build_groups(chunks, self.s.prefix_min_length, completions)
-        s = replace(self.s, common_share=1.0) if keep_common else self.s
+        every_word = replace(self.s.ranking, common_share=1.0)
+        s = replace(self.s, ranking=every_word) if keep_common else self.s
         plan = self._budget(conn, chunks, corrections, s)
         common = (
             []
@@ -158,7 +159,7 @@ class Planner:
             if extra:
                 prefixes[i] = extra
                 continue
-            edits = max_edits(term, self.s.typo_min_length, self.s.typo_two_edits_length)
+            edits = max_edits(term, self.s.typo_min_length, self.s.ranking.typo_two_edits_length)
             if not self.s.typo or edits == 0:
                 continue
             if token is None:

@@ -1,12 +1,11 @@
-"""The shapes a search passes around: the request, a scored index row, the outcome, and the
-:class:`Searcher` seam that the app's search use-case calls."""
+"""The shapes a search passes around: the request, a scored index row, and the outcome."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, TypeVar
 
 from hoard.core.filters import Filters
 from hoard.core.models import SearchHit
@@ -74,12 +73,6 @@ class SearchOutcome:
     """Common words searched after all because the query without them found too little."""
     blended: bool = False
     """The semantic side's notes were blended into the ranking (not skipped by the budget)."""
-
-
-class Searcher(Protocol):
-    name: str
-
-    def search(self, req: SearchRequest) -> SearchOutcome: ...
 
 
 def shown_best_first(scored: Iterable[Scored], visible: Visible | None) -> tuple[list[Scored], int]:

@@ -30,7 +30,8 @@ def fill_with_typos(
         term = chunk.single
         if i in expanded or term is None or chunk.alternatives:
             continue
-        words = correct(term, max_edits(term, config.typo_min_length, config.typo_two_edits_length))
+        two_edits = config.ranking.typo_two_edits_length
+        words = correct(term, max_edits(term, config.typo_min_length, two_edits))
         if words:
             fixes[i] = words
     if not fixes:
@@ -39,7 +40,7 @@ def fill_with_typos(
     rows = [r for r in found if r.id not in scores]
     if not rows:
         return {}
-    floor = min((v.score for v in scores.values()), default=1.0) * config.typo_penalty
+    floor = min((v.score for v in scores.values()), default=1.0) * config.ranking.typo_penalty
     best = max(r.score for r in rows) or 1.0
     for r in rows:
         scores[r.id] = Scored(floor * r.score / best, True, r)

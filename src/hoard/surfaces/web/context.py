@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.templating import Jinja2Templates
@@ -87,13 +88,7 @@ def error_page(request: Request, exc: HoardError) -> Response:
     status = exc.http_status if 400 <= exc.http_status < 600 else 500
     if is_fragment(request):
         return HTMLResponse(
-            f'<p class="error" role="alert">{_esc(exc.code)}: {_esc(exc.message)}</p>',
+            f'<p class="error" role="alert">{escape(exc.code)}: {escape(exc.message)}</p>',
             status_code=status,
         )
     return page(request, "error.html", status, error=exc.to_object())
-
-
-def _esc(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
