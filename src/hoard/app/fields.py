@@ -12,6 +12,7 @@ from hoard.adapters.search.filtered import FieldIndex, Visible
 from hoard.app.deps import Deps
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
+from hoard.core.choices import SearchEngine
 from hoard.core.errors import InvalidArgument
 from hoard.core.filters import Filters
 from hoard.core.models import SearchHit, SearchResult, TagCount, TagsResult
@@ -19,7 +20,7 @@ from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
 from hoard.core.result_warnings import FiltersNotAppliedWarning, ResultWarning
 
-ENGINE = "index"
+ENGINE: SearchEngine = "index"
 """``engine`` of a listing: the index's field columns answered, no ranking."""
 
 

@@ -8,6 +8,7 @@ import logging
 import sqlite3
 import time
 from dataclasses import dataclass, replace
+from typing import cast
 
 from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
@@ -21,6 +22,7 @@ from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
 from hoard.app.search_rerank import Step, is_contested, rerank_step
 from hoard.app.search_semantic import Side, checked_choice, semantic_side
+from hoard.core.choices import RerankChoice, SearchMode, SemanticChoice, refuse_unless_one_of
 from hoard.core.errors import BadQuery, HoardError, InvalidArgument
 from hoard.core.filters import Filters, parse_filters
 from hoard.core.models import SearchHit, SearchResult
@@ -37,8 +39,6 @@ from hoard.core.result_warnings import (
 
 log = logging.getLogger("hoard")
 
-MODES = ("natural", "fts", "typeahead")
-RERANK_CHOICES = ("auto", "on", "off")
 MAX_LIMIT = 100
 
 
@@ -47,8 +47,8 @@ class SearchArgs:
     query: str
     limit: int
     folder: str | None
-    mode: str
-    rerank: str
+    mode: SearchMode
+    rerank: RerankChoice
 
 
 def checked_args(
@@ -57,16 +57,16 @@ def checked_args(
     """The arguments of a search, or :class:`InvalidArgument` naming the bad one."""
     if not isinstance(query, str):
         raise InvalidArgument("query must be a string")
-    if not isinstance(mode, str) or mode not in MODES:
-        raise InvalidArgument(f"mode must be one of {', '.join(MODES)}", mode=mode)
-    if not isinstance(rerank, str) or rerank not in RERANK_CHOICES:
-        raise InvalidArgument(f"rerank must be one of {', '.join(RERANK_CHOICES)}", rerank=rerank)
+    refuse_unless_one_of("mode", mode, SearchMode)
+    refuse_unless_one_of("rerank", rerank, RerankChoice)
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise InvalidArgument(f"limit must be a whole number from 1 to {MAX_LIMIT}")
     if folder is not None and not isinstance(folder, str):
         raise InvalidArgument("folder must be a string")
     folder_rel = normalize_rel_path(folder, allow_root=True) if folder else None
-    return SearchArgs(query, limit, folder_rel or None, mode, rerank)
+    return SearchArgs(
+        query, limit, folder_rel or None, cast(SearchMode, mode), cast(RerankChoice, rerank)
+    )
 
 
 class SearchFlow:
@@ -98,14 +98,14 @@ class SearchFlow:
         query: str,
         limit: int = 10,
         folder: str | None = None,
-        mode: str = "natural",
-        rerank: str = "auto",
+        mode: SearchMode = "natural",
+        rerank: RerankChoice = "auto",
         visible: Visible | None = None,
         *,
         caller: Caller,
         filters: object = None,
         offset: int = 0,
-        semantic: str | bool = "auto",
+        semantic: SemanticChoice | bool = "auto",
     ) -> SearchResult:
         t0 = time.perf_counter()
         self.deps.access.require("read", caller=caller)
@@ -190,7 +190,9 @@ class SearchFlow:
             outcome.engine = "fts5+semantic"
         return outcome, error, outcome.blended
 
-    def _semantic_side(self, args: SearchArgs, choice: str, allowed: Visible | None) -> Side:
+    def _semantic_side(
+        self, args: SearchArgs, choice: SemanticChoice, allowed: Visible | None
+    ) -> Side:
         """The semantic candidates (see :mod:`hoard.app.search_semantic`); the embedding
         builder is told to look at the index now (it never delays the search)."""
         if self.semantic is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from hoard.adapters.search.rerank import MAX_TEXT_CHARS, Reranker, RerankFailed, rerank_shortlist
 from hoard.app.access import Visible
+from hoard.core.choices import RerankChoice, SearchEngine
 from hoard.core.models import SearchHit
 from hoard.core.result_warnings import RerankUnavailableWarning, ResultWarning
 
@@ -23,10 +24,17 @@ def is_contested(hits: list[SearchHit]) -> bool:
     return len(hits) >= 2 and hits[1].score >= CONTESTED_SHARE * hits[0].score
 
 
-def should_rerank(mode: str, contested: bool, engine: str) -> bool:
+RERANKED: dict[SearchEngine, SearchEngine] = {
+    "fts5": "fts5+rerank",
+    "fts5+semantic": "fts5+semantic+rerank",
+}
+"""The engines whose answer may be reranked, and what answered once it was."""
+
+
+def should_rerank(mode: RerankChoice, contested: bool, engine: SearchEngine) -> bool:
     """``auto`` reranks a contested top only; ``on`` always (when a model is configured);
     ``off`` never. A substring-fallback answer is never reranked."""
-    if engine not in ("fts5", "fts5+semantic") or mode == "off":
+    if engine not in RERANKED or mode == "off":
         return False
     return mode == "on" or contested
 
@@ -74,7 +82,7 @@ class Step:
     """What the rerank step made of a page."""
 
     hits: list[SearchHit]
-    engine: str
+    engine: SearchEngine
     reranked: bool = False
     error: str | None = None
     warnings: list[ResultWarning] = field(default_factory=list)
@@ -92,9 +100,9 @@ def still_seen(hits: list[SearchHit], visibility_now: Visible | None) -> list[Se
 
 def rerank_step(
     reranker: Reranker | None,
-    mode: str,
+    mode: RerankChoice,
     contested: bool,
-    engine: str,
+    engine: SearchEngine,
     reader: Callable[[], sqlite3.Connection],
     query: str,
     hits: list[SearchHit],
@@ -127,4 +135,4 @@ def rerank_step(
     except RerankFailed as exc:
         log.warning("rerank failed: %s", exc)
         return Step(seen, engine, error=f"{exc}; the BM25 order stands", dropped=dropped)
-    return Step(order, engine + "+rerank", reranked=True, dropped=dropped)
+    return Step(order, RERANKED[engine], reranked=True, dropped=dropped)

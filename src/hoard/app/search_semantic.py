@@ -12,30 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import cast
 
 from hoard.adapters.semantic.service import Nearest, Semantic
+from hoard.core.choices import SearchMode, SemanticChoice, refuse_unless_one_of
 from hoard.core.config import SemanticConfig
-from hoard.core.errors import InvalidArgument
 from hoard.core.result_warnings import (
     ResultWarning,
     SemanticPartialWarning,
     SemanticUnavailableWarning,
 )
 
-SEMANTIC_CHOICES = ("false", "auto", "true")
-
 Visible = Callable[[str], bool]
 
 
-def checked_choice(value: object) -> str:
-    """``semantic`` as one of :data:`SEMANTIC_CHOICES` (booleans accepted)."""
+def checked_choice(value: object) -> SemanticChoice:
+    """``semantic`` as one of :data:`~hoard.core.choices.SemanticChoice` (booleans accepted)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if not isinstance(value, str) or value not in SEMANTIC_CHOICES:
-        raise InvalidArgument(
-            f"semantic must be one of {', '.join(SEMANTIC_CHOICES)}", semantic=value
-        )
-    return value
+    refuse_unless_one_of("semantic", value, SemanticChoice)
+    return cast(SemanticChoice, value)
 
 
 @dataclass
@@ -55,8 +51,8 @@ def unavailable(message: str) -> Side:
 def semantic_side(
     semantic: Semantic | None,
     config: SemanticConfig,
-    choice: str,
-    mode: str,
+    choice: SemanticChoice,
+    mode: SearchMode,
     query: str,
     folder: str | None,
     visible: Visible | None,

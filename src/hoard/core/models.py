@@ -8,6 +8,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from hoard.core.choices import ArchiveReason, SearchEngine, SimilarEngine
 from hoard.core.result_warnings import ResultWarning, SyncMarked, unsynced
 
 # Result types are frozen (a use-case builds a new one rather than changing one it handed
@@ -29,7 +30,7 @@ class SearchHit:
 @dataclass(frozen=True)
 class SearchResult:
     query: str
-    engine: str
+    engine: SearchEngine
     error: str | None
     contested: bool
     reranked: bool
@@ -55,7 +56,7 @@ class SimilarHit:
 @dataclass(frozen=True)
 class SimilarResult:
     path: str
-    engine: str
+    engine: SimilarEngine
     """``semantic``, or ``none`` when the model is not there (``warnings`` say why)."""
     took_ms: float
     results: list[SimilarHit]
@@ -216,7 +217,7 @@ class ArchiveResult(SyncMarked):
     path: str
     revision_id: str | None
     sha256: str
-    reason: str
+    reason: ArchiveReason
     inbound_links: list[str]
     proposal_id: str | None = None
     expires_at: str | None = None

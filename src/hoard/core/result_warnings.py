@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
+from hoard.core.choices import SynthesisState
+
 
 class EncodingWarning(TypedDict):
     """``vault_read``: the note is not valid UTF-8; bad bytes are shown as U+FFFD."""
@@ -28,7 +30,7 @@ class SynthesisWarning(TypedDict):
     """A registered summary whose sources drifted, or that could not be fully checked."""
 
     kind: Literal["synthesis"]
-    state: str
+    state: SynthesisState
     message: str
     drifted: list[dict[str, Any]]
     hidden_drifted: int

@@ -82,6 +82,23 @@ def test_search_takes_limit_folder_and_mode(cli):
     assert [h["path"] for h in data["results"]] == ["tech/zigbee.md"]
 
 
+def test_search_as_you_type_takes_the_last_word_as_a_prefix(cli):
+    code, data, _ = cli("search", "zigb", "--mode", "typeahead")
+
+    assert code == 0
+    assert data["results"][0]["path"] == "tech/zigbee.md"
+
+
+def test_search_with_a_mode_outside_the_choices_is_a_usage_error(cli, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli("search", "zigbee", "--mode", "regex")
+
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'regex'" in err
+    assert "typeahead" in err
+
+
 def test_search_with_a_bad_fts_query_exits_2_with_bad_query(cli):
     code, data, _ = cli("search", "foo AND", "--mode", "fts")
 

@@ -36,6 +36,12 @@ ERRORS: list[tuple[str, str, dict[str, Any]]] = [
     ("not_found", "vault_list", {"path": "no-such-folder"}),
     ("invalid_argument", "vault_search", {"query": "hue", "mode": "regex"}),
     ("invalid_argument", "vault_search", {"query": "hue", "rerank": "sometimes"}),
+    ("invalid_argument", "vault_search", {"query": "hue", "semantic": "maybe"}),
+    (
+        "invalid_argument",
+        "vault_archive",
+        {"path": "tech/hue-bridge.md", "reason": "bored", "expected_revision": "x"},
+    ),
     ("invalid_argument", "vault_read", {"path": "tech/hue-bridge.md", "offset": 10**7}),
     ("invalid_argument", "vault_list", {"limit": 10**7}),
     ("invalid_argument", "vault_request_access", {"glob": "secret/**", "reason": "  "}),
@@ -126,6 +132,17 @@ async def test_arguments_the_input_schema_rejects_still_get_the_spec_error_objec
     obj = json.loads(text)
     assert obj["error"] == "invalid_argument"
     assert obj["message"]
+
+
+async def test_a_mode_outside_its_enum_is_invalid_argument_naming_the_modes(
+    mcp: HoardMCP, tool_error
+) -> None:
+    async with Client(mcp.server) as c:
+        err = tool_error(await c.call_tool("vault_search", {"query": "hue", "mode": "regex"}))
+    assert err["error"] == "invalid_argument"
+    assert "mode" in err["message"]
+    assert all(m in err["message"] for m in ("natural", "fts", "typeahead"))
+    assert "pydantic" not in err["message"]
 
 
 async def test_the_not_found_for_a_missing_folder_names_that_folder(

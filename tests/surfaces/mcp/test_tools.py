@@ -6,12 +6,14 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import Any, get_args
 
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from hoard.app.hoard import Hoard
+from hoard.core.choices import ArchiveReason, RerankChoice, SearchMode, SemanticChoice
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.mcp.server import HoardMCP
 
@@ -144,6 +146,24 @@ async def test_input_schemas_bound_the_limits(mcp: HoardMCP) -> None:
     assert search_limit.get("maximum") == 100
     assert tools["vault_search"].input_schema["required"] == ["query"]
     assert tools["vault_read"].input_schema["required"] == ["path"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "argument", "choice"),
+    [
+        ("vault_search", "mode", SearchMode),
+        ("vault_search", "rerank", RerankChoice),
+        ("vault_search", "semantic", SemanticChoice),
+        ("vault_archive", "reason", ArchiveReason),
+    ],
+)
+async def test_a_closed_choice_is_an_enum_in_the_input_schema(
+    mcp: HoardMCP, tool: str, argument: str, choice: Any
+) -> None:
+    async with Client(mcp.server) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+    schema = tools[tool].input_schema["properties"][argument]
+    assert schema["enum"] == list(get_args(choice))
 
 
 async def test_search_finds_the_hue_runbook_with_every_spec_field(

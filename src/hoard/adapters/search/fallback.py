@@ -9,6 +9,7 @@ import unicodedata
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.rows import rank_multiplier
 from hoard.adapters.search.types import SearchOutcome, SearchRequest, diversify, significant
+from hoard.core.choices import SearchEngine
 from hoard.core.config import Config
 from hoard.core.errors import HoardError
 from hoard.core.frontmatter import split_frontmatter
@@ -21,7 +22,7 @@ from hoard.core.query import parse_natural
 class SubstringSearcher:
     """The fallback: scans the notes themselves, bounded in bytes, chunk by chunk."""
 
-    name = "substring-fallback"
+    name: SearchEngine = "substring-fallback"
 
     def __init__(self, vault: Vault, config: Config) -> None:
         self.vault = vault

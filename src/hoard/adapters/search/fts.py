@@ -37,6 +37,7 @@ from hoard.adapters.search.types import (
 )
 from hoard.adapters.search.typo_fill import fill_with_typos
 from hoard.adapters.search.typos import Vocabulary
+from hoard.core.choices import SearchEngine
 from hoard.core.config import Config
 from hoard.core.models import SearchHit
 from hoard.core.query import adjacent_pairs, build_groups, quote
@@ -44,7 +45,7 @@ from hoard.core.snippet import best_window
 
 
 class Fts5Searcher:
-    name = "fts5"
+    name: SearchEngine = "fts5"
 
     def __init__(self, index: Index, config: Config) -> None:
         self.index = index

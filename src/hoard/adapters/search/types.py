@@ -7,6 +7,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
+from hoard.core.choices import SearchEngine, SearchMode
 from hoard.core.filters import Filters
 from hoard.core.models import SearchHit
 
@@ -19,7 +20,7 @@ class SearchRequest:
     query: str
     limit: int = 10
     folder: str | None = None
-    mode: str = "natural"
+    mode: SearchMode = "natural"
     visible: Visible | None = None
     filters: Filters | None = None
     """Field filters, applied inside every query (:mod:`hoard.adapters.search.filtered`)."""
@@ -63,7 +64,7 @@ Scores = dict[int, Scored]
 @dataclass(slots=True)
 class SearchOutcome:
     hits: list[SearchHit]
-    engine: str
+    engine: SearchEngine
     hidden: int = 0
     error: str | None = None
     corrections: dict[str, list[str]] = field(default_factory=dict)

@@ -6,16 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hoard.adapters.ledger.honesty_schema import CACHE_NOTE, DISCLAIMER
-
-CLAIM_STATUSES = (
-    "current",
-    "abstained_stale_source",
-    "abstained_conflict",
-    "expired",
-    "no_claim",
-    "incomplete",
-)
-SYNTHESIS_STATES = ("current", "stale", "incomplete", "unregistered")
+from hoard.core.choices import ClaimStatus, SynthesisState
 
 
 @dataclass
@@ -65,7 +56,7 @@ class ConflictingClaim:
 
 @dataclass
 class ClaimGetResult:
-    status: str
+    status: ClaimStatus
     value: str | None
     claim_id: str | None
     source_path: str | None
@@ -121,7 +112,7 @@ class DriftedSource:
 
 @dataclass
 class SynthesisStatusResult:
-    state: str
+    state: SynthesisState
     drifted: list[DriftedSource]
     budget: dict[str, Any]
     disclaimer: str

@@ -13,6 +13,7 @@ from hoard.adapters.ledger.records import Revision
 from hoard.app.deps import no_paths
 from hoard.app.writes.core import WriteCore, attempted
 from hoard.core import gates
+from hoard.core.choices import ArchiveReason, refuse_unless_one_of
 from hoard.core.errors import (
     Exists,
     InvalidArgument,
@@ -39,8 +40,6 @@ HISTORY_PAGE = 500
 
 log = logging.getLogger("hoard.writes")
 
-ARCHIVE_REASONS = ("archived", "superseded", "retracted")
-
 
 class Retirement:
     def __init__(self, core: WriteCore) -> None:
@@ -52,15 +51,14 @@ class Retirement:
     def archive(
         self,
         path: str,
-        reason: str,
+        reason: ArchiveReason,
         expected_revision: str,
         *,
         caller: Caller,
         confirming: bool = False,
     ) -> ArchiveResult:
         rel = self.core.target(path, caller=caller)
-        if reason not in ARCHIVE_REASONS:
-            raise InvalidArgument(f"reason must be one of {', '.join(ARCHIVE_REASONS)}")
+        refuse_unless_one_of("reason", reason, ArchiveReason)
         if not isinstance(expected_revision, str) or not expected_revision:
             raise InvalidArgument("expected_revision is required to archive a note")
         with atomic.path_lock(self.core.lock_dir, rel):

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from hoard.core.choices import ArchiveReason
 from hoard.core.edits import MAX_EDITS
 from hoard.surfaces.mcp.edit_tools import EDITS_HELP
 
@@ -40,7 +41,7 @@ class MoveBody:
 
 @dataclass(frozen=True, slots=True)
 class ArchiveBody:
-    reason: Literal["archived", "superseded", "retracted"]
+    reason: ArchiveReason
 
 
 @dataclass(frozen=True, slots=True)

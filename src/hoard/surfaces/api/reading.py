@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hoard.app.hoard import Hoard
+from hoard.core.choices import RerankChoice, SearchMode, SemanticChoice, values
 from hoard.core.models import ListResult, SearchResult, TagsResult
 from hoard.surfaces.api.framework import Call, Op, Param
 
@@ -37,11 +38,11 @@ def reading_ops(hoard: Hoard) -> list[Op]:
         Param("folder", str, "Only notes below this folder."),
         Param("mode", str, '"natural" (any text), "fts" (FTS5 grammar) or "typeahead" (as '
               'you type: the last word a prefix, titles first).', "natural",
-              choices=("natural", "fts", "typeahead")),
+              choices=values(SearchMode)),
         Param("rerank", str, "Rerank a contested top: auto, on or off.", "auto",
-              choices=("auto", "on", "off")),
+              choices=values(RerankChoice)),
         Param("semantic", str, "Blend in the local semantic model: auto (as hoard.toml "
-              "says), true or false.", "auto", choices=("auto", "true", "false")),
+              "says), true or false.", "auto", choices=values(SemanticChoice)),
         *FILTER_PARAMS,
     )  # fmt: skip
     list_flags = (

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard.app.hoard import Hoard
+from hoard.core.choices import SearchMode, SemanticChoice, values
 from hoard.surfaces.cli import edits
 from hoard.surfaces.cli.common import EXIT_OK, EXIT_VIOLATIONS, Progress, add_common, emit
 
@@ -25,13 +26,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--folder", default=None, help="only notes below this folder")
     p.add_argument(
         "--mode",
-        choices=("natural", "fts"),
+        choices=values(SearchMode),
         default="natural",
-        help="natural: any text; fts: the FTS5 query grammar",
+        help="natural: any text; fts: the FTS5 query grammar; typeahead: as you type",
     )
     p.add_argument(
         "--semantic",
-        choices=("false", "auto", "true"),
+        choices=values(SemanticChoice),
         default="auto",
         help="blend in the local semantic model (auto: as hoard.toml's [semantic] says)",
     )

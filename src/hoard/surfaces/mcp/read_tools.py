@@ -10,6 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from pydantic import Field
 
+from hoard.core.choices import RerankChoice, SearchMode, SemanticChoice
 from hoard.core.errors import HoardError, NotFound, Protected, TooLarge
 from hoard.core.models import (
     AccessRequestResult,
@@ -64,6 +65,23 @@ def register_read_tools(host: ToolHost) -> None:
     register_note_resource(host)
 
 
+ModeArg = Annotated[
+    SearchMode,
+    Field(
+        description='"natural": any text; "fts": the FTS5 query grammar; "typeahead": as you '
+        "type (the last word a prefix, titles first)."
+    ),
+]
+RerankArg = Annotated[RerankChoice, Field(description="Rerank a contested top: auto, on or off.")]
+SemanticArg = Annotated[
+    SemanticChoice,
+    Field(
+        description='Blend in the local semantic model: "auto" (as hoard.toml says), '
+        '"true" or "false".'
+    ),
+]
+
+
 def register_search_and_read(host: ToolHost) -> None:
     hoard = host.hoard
 
@@ -73,17 +91,11 @@ def register_search_and_read(host: ToolHost) -> None:
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
         folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
-        mode: Annotated[str, Field(description='"natural", "fts" or "typeahead".')] = "natural",
-        rerank: Annotated[str, Field(description='"auto", "on" or "off".')] = "auto",
+        mode: ModeArg = "natural",
+        rerank: RerankArg = "auto",
         filters: Annotated[dict[str, Any] | None, Field(description=FILTERS_HELP)] = None,
         offset: Annotated[int, Field(ge=0, description="Skip this many results.")] = 0,
-        semantic: Annotated[
-            str,
-            Field(
-                description='Blend in the local semantic model: "auto" (as hoard.toml says), '
-                '"true" or "false".'
-            ),
-        ] = "auto",
+        semantic: SemanticArg = "auto",
     ) -> SearchResult:
         return hoard.search(
             query,

@@ -12,6 +12,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
+from hoard.core.choices import ArchiveReason
 from hoard.core.models import (
     ArchiveResult,
     FileNoteResult,
@@ -164,7 +165,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
     @tool_result
     def vault_archive(
         path: Path,
-        reason: Annotated[str, Field(description='"archived", "superseded" or "retracted".')],
+        reason: Annotated[ArchiveReason, Field(description="Why the note leaves the vault.")],
         expected_revision: Annotated[str, Field(description="The note's current revision.")],
         ctx: Context,
     ) -> ArchiveResult:

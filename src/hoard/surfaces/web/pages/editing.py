@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import datetime
 import difflib
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from hoard.core.choices import ArchiveReason, values
 from hoard.core.errors import Conflict, ContractViolation, Exists, HoardError
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.surfaces.web.context import SAVED_COOKIE, caller_of, page, web_of
 from hoard.surfaces.web.markdown import note_href, render_note
 
-ARCHIVE_REASONS = ("archived", "superseded", "retracted")
+ARCHIVE_REASONS = values(ArchiveReason)
 WHOLE_NOTE = frozenset({"file", "body", "frontmatter"})
 """Violation "fields" that name the note or a part of it rather than a frontmatter key."""
 
@@ -187,7 +188,7 @@ async def archive_submit(request: Request) -> Response:
     web.check_shown(path)
     result = web.hoard.writes.archive(
         path,
-        str(form.get("reason", "")),
+        cast(ArchiveReason, str(form.get("reason", ""))),  # the app refuses any other
         str(form.get("expected_revision", "")),
         caller=caller_of(request),
     )

@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from hoard.core.choices import SearchMode
 from hoard.core.errors import BadQuery, HoardError
 from hoard.core.models import SearchResult
 from hoard.surfaces.web.context import TYPING_MIN_CHARS, caller_of, is_fragment, page, web_of
@@ -21,7 +22,7 @@ def _search(request: Request, limit: int, typing: bool = False) -> dict[str, Any
     web = web_of(request)
     q = request.query_params.get("q", "").strip()
     folder = request.query_params.get("folder", "").strip() or None
-    mode = "fts" if request.query_params.get("mode") == "fts" else "natural"
+    mode: SearchMode = "fts" if request.query_params.get("mode") == "fts" else "natural"
     mode = "typeahead" if typing else mode
     ctx: dict[str, Any] = {"q": q, "folder": folder or "", "mode": mode, "result": None}
     if not q:
