@@ -20,7 +20,9 @@ from hoard.surfaces.mcp.server import HoardMCP
 RESULT_TYPES = [
     obj
     for obj in vars(models).values()
-    if inspect.isclass(obj) and dataclasses.is_dataclass(obj) and obj.__module__ == models.__name__
+    if inspect.isclass(obj)
+    and dataclasses.is_dataclass(obj)
+    and obj.__module__.startswith(models.__name__ + ".")
 ]
 
 

@@ -1,0 +1,66 @@
+"""Results of check, index, policy and access requests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Result types are frozen (a use-case builds a new one rather than changing one it handed
+# out). They are not slotted: the MCP SDK derives each output schema from the class's
+# attributes, and slots turn the fields' defaults into member descriptors it cannot read.
+
+
+@dataclass(frozen=True, slots=True)
+class CheckViolation:
+    path: str
+    field: str
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenLink:
+    path: str
+    target: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    checked: int
+    violations: list[CheckViolation]
+    broken_links: list[BrokenLink]
+    private_skipped: int
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    notes: int
+    added: int
+    updated: int
+    removed: int
+    failed: int
+    rebuilt: bool
+    elapsed_ms: float
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PolicyResult:
+    caller: str
+    scopes: list[str]
+    write_mode: str
+    private: list[str]
+    protected: list[str]
+    grants: list[dict[str, Any]]
+    notes: list[str]
+    confirm_own: bool = False  # may confirm the proposals it made itself
+
+
+@dataclass(frozen=True)
+class AccessRequestResult:
+    request_id: str
+    status: str
+    glob: str
+    reason: str
+    message: str
