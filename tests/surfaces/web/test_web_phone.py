@@ -62,6 +62,8 @@ def test_activity_is_cards_with_restore_on_the_first_screen_and_pages_of_events(
     restore = "#archived li:has-text('phone/archivable.md') button.restore"
     assert _in_view(phone, restore)
     assert phone.locator("#events table").count() == 0
+    phone.goto(f"{site.url}/activity?path=phone/")
+    assert phone.locator("ol.events a[href^='/rev/']").all_inner_texts() == ["archived"]
     phone.goto(f"{site.url}/activity?path=paging/")
     first = phone.locator("ol.events li.event").all_inner_texts()
     assert len(first) == 50 and "paging/n59.md" in first[0]

@@ -10,6 +10,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
+from hoard.core.choices import ArchiveReason, values
 from hoard.core.segment import query_runs
 from hoard.core.snippet import match_spans
 from hoard.surfaces.web.markdown import note_href
@@ -91,3 +92,4 @@ def short(value: Any, n: int = 12) -> str:
 def install(env: Environment) -> None:
     env.filters.update(when=when, ago=ago, diff_lines=diff_lines, highlight=highlight, short=short)
     env.globals["note_href"] = note_href
+    env.globals["archive_reasons"] = values(ArchiveReason)
