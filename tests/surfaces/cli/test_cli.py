@@ -99,6 +99,20 @@ def test_search_with_a_mode_outside_the_choices_is_a_usage_error(cli, capsys):
     assert "typeahead" in err
 
 
+def test_a_hoard_toml_with_a_retired_ranking_key_still_searches_and_warns_naming_it(
+    cli, example_vault, caplog
+):
+    (example_vault / "hoard.toml").write_text("[search]\nposting_budget = 10\n", encoding="utf-8")
+
+    code, data, _ = cli("search", "zigbee")
+
+    assert code == 0
+    assert data["results"][0]["path"] == "tech/zigbee.md"
+    assert any(
+        "search.posting_budget is no longer configurable" in r.getMessage() for r in caplog.records
+    )
+
+
 def test_search_with_a_bad_fts_query_exits_2_with_bad_query(cli):
     code, data, _ = cli("search", "foo AND", "--mode", "fts")
 
