@@ -16,6 +16,7 @@ import pytest
 
 from hoard.adapters.fs import exchange, failpoints
 from hoard.app.hoard import Hoard
+from hoard.app.writes.core import OUTSIDE_SAVE_KEPT
 from hoard.core.policy import OWNER
 from tests.helpers import sha, wait_until
 
@@ -132,6 +133,40 @@ def test_a_newer_save_landing_during_the_swap_back_is_the_one_left_at_the_path(
     assert stage_files() == []
 
 
+@pytest.mark.parametrize("how", SAVES)
+def test_a_newer_save_the_swap_back_puts_back_is_kept_for_an_editor_saving_over_it(
+    how: str, scene, vault: Path, start_op, tmp_path: Path, open_hoard
+) -> None:
+    """The swap-back shows the older save at the path for a moment before it puts the newer
+    one back; an editor that read the older one there and saves from it later replaces the
+    newer one, whose bytes the ledger keeps."""
+    spec = "write.stage_fsync:pause,write.exchanged:pause,write.swapped_back:pause"
+    proc, paused = start_write(start_op, tmp_path, scene, spec)
+    paused.wait("write.stage_fsync")
+    save_by_rename(vault, NOTE, scene["editor"])
+    paused.go("write.stage_fsync")
+    paused.wait("write.exchanged")
+    SAVES[how](vault, NOTE, scene["later"])  # over (or into) hoard's bytes at the path
+    paused.go("write.exchanged")
+    paused.wait("write.swapped_back")
+    seen = (vault / NOTE).read_bytes()
+    paused.go("write.swapped_back")
+    code, answer = finish(proc)
+    assert (code, answer["error"]) == (3, "conflict"), answer
+    assert (vault / NOTE).read_bytes() == scene["later"]
+    save_by_rename(vault, NOTE, seen + b"\nOne more line, saved from the older bytes.\n")
+
+    hoard = open_hoard()
+
+    assert seen == scene["editor"]
+    kept = [
+        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode()
+        for r in hoard.writes.history(NOTE, caller=OWNER).revisions
+        if r.reason == OUTSIDE_SAVE_KEPT
+    ]
+    assert scene["later"] in kept and scene["editor"] in kept
+
+
 def test_an_in_place_save_into_the_swapped_out_file_after_the_check_comes_back(
     scene, vault: Path, start_op, tmp_path: Path, stage_files
 ) -> None:
@@ -153,6 +188,36 @@ def test_an_in_place_save_into_the_swapped_out_file_after_the_check_comes_back(
     assert answer["current_revision"] == sha(scene["editor"])
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
+
+
+def test_a_save_over_hoards_bytes_before_a_late_save_is_put_back_is_kept_too(
+    scene, vault: Path, start_op, tmp_path: Path, open_hoard
+) -> None:
+    """Putting a late in-place save back is another swap: a save that landed over hoard's
+    bytes before it is swapped back to the path and kept, as an editor may have read the
+    late save in between and save from it over this one."""
+    handle = open(vault / NOTE, "r+b")  # noqa: SIM115 - held open across the swap
+    try:
+        proc, paused = start_write(start_op, tmp_path, scene, "write.renamed:pause")
+        paused.wait("write.renamed")
+        handle.truncate(0)
+        handle.write(scene["editor"])
+        handle.flush()
+        save_by_rename(vault, NOTE, scene["later"])  # over hoard's bytes at the path
+        paused.go("write.renamed")
+        code, answer = finish(proc)
+    finally:
+        handle.close()
+
+    assert (code, answer["error"]) == (3, "conflict"), answer
+    assert (vault / NOTE).read_bytes() == scene["later"]
+    hoard = open_hoard()
+    kept = [
+        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode()
+        for r in hoard.writes.history(NOTE, caller=OWNER).revisions
+        if r.reason == OUTSIDE_SAVE_KEPT
+    ]
+    assert scene["later"] in kept
 
 
 def test_a_create_racing_an_editor_that_creates_the_same_note_leaves_the_editors_file(

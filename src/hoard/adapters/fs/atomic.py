@@ -237,7 +237,8 @@ def _put_late(
         fd, st = exchange.check_out(dfd, stage, data)
         if fd is not None:
             os.close(fd)
-        else:
+        else:  # a save landed over hoard's bytes; the late bytes were at the path meanwhile
+            keep(exchange.read_at(dfd, stage, 1 << 30)[0])
             hit = functools.partial(failpoints.hit, f"{point}.swapped_back")
             exchange.swap_back(dfd, stage, name, (ours, late), st.st_ino, hit, keep)
         os.fsync(dfd)

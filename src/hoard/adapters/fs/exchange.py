@@ -135,7 +135,10 @@ def swap_back(
     outside save landed on the path meanwhile, so it is swapped back to the path in turn.
     ``hit`` is the failpoint after each swap. An outside save that a newer one replaced at the
     path is handed to ``keep`` (the ledger) before its file is removed: the newer save may
-    have been made from hoard's bytes, so the older one's change is not in it."""
+    have been made from hoard's bytes, so the older one's change is not in it. The newer
+    save is handed to ``keep`` too before it is swapped back: the swap that brought it out
+    put the older save at the path for a moment, and an editor that read it there may save
+    from it over the newer one."""
     last_in, moving_in = ours[0], outside_ino
     for _ in range(MAX_SWAPS):
         if not renameat2(dfd, stage, name, RENAME_EXCHANGE):
@@ -147,6 +150,10 @@ def swap_back(
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(stage, dir_fd=dfd)
             break
+        # A newer outside save came out, and the swap put the older one at the path: an
+        # editor may read it there and later save from it over the newer one, once that is
+        # back. The newer one goes into the ledger before it goes back.
+        keep(read_at(dfd, stage, 1 << 30)[0])
         last_in, moving_in = moving_in, st.st_ino
     # else: the stage file stays; startup recovery keeps its bytes
     os.fsync(dfd)
