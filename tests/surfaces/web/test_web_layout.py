@@ -54,6 +54,37 @@ def test_screenshots_of_the_access_page_and_a_phone_view(
     page.screenshot(path=str(screenshots / "note-phone.png"))
 
 
+SHOTS = (
+    ("search", "/?q=backup"),
+    ("note", "/n/tech/hue-bridge.md"),
+    ("edit", "/edit/tech/hue-bridge.md"),
+    ("inbox", "/inbox"),
+    ("activity", "/activity"),
+    ("access", "/access"),
+    ("browse", "/browse?path=tech"),
+)
+
+
+def test_screenshots_of_the_main_pages_at_desktop_and_phone_width(
+    browser: Any, site: Site, screenshots: Path
+) -> None:
+    """The pictures in docs/web.md: each main page's first screen at 1366x900 and at
+    390x844, and the phone's without horizontal scroll."""
+    for width, height in ((1366, 900), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        sign_in(page, site)
+        for name, path in SHOTS:
+            page.goto(f"{site.url}{path}")
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+            page.screenshot(path=str(screenshots / f"{name}-{width}.png"))
+        context.close()
+    for name, _ in SHOTS:
+        for width in (1366, 390):
+            assert (screenshots / f"{name}-{width}.png").stat().st_size > 10_000, name
+
+
 def test_the_palette_opens_on_ctrl_k_and_jumps_to_a_note(owner_page: Any, site: Site) -> None:
     page = owner_page
     page.goto(f"{site.url}/inbox")
