@@ -11,6 +11,7 @@ from typing import Any
 
 from hoard.app.hoard import Hoard
 from hoard.core.choices import SearchMode, SemanticChoice, values
+from hoard.core.plain import plain_text
 from hoard.surfaces.cli import edits
 from hoard.surfaces.cli.common import EXIT_OK, EXIT_VIOLATIONS, Progress, add_common, emit
 
@@ -136,7 +137,7 @@ def _print_search(r: Any) -> None:
     for i, h in enumerate(r.results, start=1):
         print(f"{i:2}. {h.path}  —  {h.title}  ({h.score:.3f})")
         if h.snippet:
-            print(f"    {h.snippet}")
+            print(f"    {plain_text(h.snippet)}")
     if r.hidden_protected:
         print(f"({r.hidden_protected} protected results hidden)")
     for w in r.warnings:

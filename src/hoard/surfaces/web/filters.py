@@ -11,6 +11,7 @@ from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from hoard.core.choices import ArchiveReason, values
+from hoard.core.plain import plain_text
 from hoard.core.segment import query_runs
 from hoard.core.snippet import match_spans
 from hoard.surfaces.web.markdown import note_href
@@ -71,7 +72,9 @@ def diff_lines(diff: str | None) -> list[tuple[str, str]]:
 
 
 def highlight(snippet: str, query: str, extra: list[str] | None = None) -> Markup:
-    """The snippet, escaped, with the words that match the query in ``<mark>``."""
+    """The snippet as text (its Markdown syntax taken out), escaped, with the words that
+    match the query in ``<mark>``."""
+    snippet = plain_text(snippet)
     runs = [r.run for chunk in query.split() for r in query_runs(chunk)]  # Thai: not at marks
     terms = _WORD.findall(query) + runs + list(extra or [])
     spans = match_spans(snippet, terms)
@@ -85,11 +88,34 @@ def highlight(snippet: str, query: str, extra: list[str] | None = None) -> Marku
     return Markup("".join(parts))
 
 
+def tags_of(frontmatter: dict[str, Any] | None) -> list[str]:
+    """A note's ``tags`` as declared (a list, or one string of words), without ``#``."""
+    raw = (frontmatter or {}).get("tags")
+    items = raw.replace(",", " ").split() if isinstance(raw, str) else raw
+    if not isinstance(items, list):
+        return []
+    return [str(t).lstrip("#") for t in items if str(t).strip("# ")]
+
+
+def updated_of(frontmatter: dict[str, Any] | None) -> str:
+    """A note's declared ``updated`` date, as written (its date part when it has a time)."""
+    raw = (frontmatter or {}).get("updated")
+    return "" if raw is None or raw == "" else str(raw).replace("T", " ")[:16]
+
+
 def short(value: Any, n: int = 12) -> str:
     return "" if value is None else str(value)[:n]
 
 
 def install(env: Environment) -> None:
-    env.filters.update(when=when, ago=ago, diff_lines=diff_lines, highlight=highlight, short=short)
+    env.filters.update(
+        when=when,
+        ago=ago,
+        diff_lines=diff_lines,
+        highlight=highlight,
+        short=short,
+        tags_of=tags_of,
+        updated_of=updated_of,
+    )
     env.globals["note_href"] = note_href
     env.globals["archive_reasons"] = values(ArchiveReason)
