@@ -10,7 +10,7 @@ from hoard.adapters.sessions import SessionRow, SessionStore
 from hoard.app.callers import CallerFile
 from hoard.app.deps import Deps
 from hoard.core.errors import Forbidden, NotFound
-from hoard.core.policy import SCOPES, Caller
+from hoard.core.policy import OWNER, Caller
 
 SESSION_TTL_SECONDS = 12 * 3600
 CODE_TTL_SECONDS = 15 * 60
@@ -55,7 +55,7 @@ class Sessions:
             entry = self.tokens.find(row.caller)
             if entry is None or "admin" not in entry.scopes:
                 return None
-        return Session(row, self._caller(row.caller))
+        return Session(row, self._caller())
 
     def sign_out(self, secret: str) -> None:
         self.store.revoke_secret(secret)
@@ -69,8 +69,11 @@ class Sessions:
 
     def _open(self, name: str, agent: str) -> tuple[str, Session]:
         secret, row = self.store.create(name, agent, SESSION_TTL_SECONDS)
-        return secret, Session(row, self._caller(name))
+        return secret, Session(row, self._caller())
 
     @staticmethod
-    def _caller(name: str) -> Caller:
-        return Caller(f"web:{name}", frozenset(SCOPES), "direct", owner=True)
+    def _caller() -> Caller:
+        """The owner, named as at the CLI whichever way the session was opened (an admin
+        token or the one-time link): the activity log has one name for one person. The
+        session's row keeps how it was opened."""
+        return OWNER

@@ -52,7 +52,7 @@ def test_a_get_with_only_the_session_cookie_reads_as_the_owner(
     secret = c.get("/api/v1/notes/secret/plan.md")  # the owner sees protected notes
     assert secret.status_code == 200 and SECRET_WORD in secret.json()["content"]
     policy = c.get("/api/v1/policy").json()
-    assert policy["caller"].startswith("web:") and "admin" in policy["scopes"]
+    assert policy["caller"] == "owner" and "admin" in policy["scopes"]
     assert "access-control-allow-origin" not in r.headers
 
 
@@ -100,7 +100,7 @@ def test_a_cookie_write_with_the_csrf_token_is_written_as_the_owner(
     assert r.status_code == 200, r.text
     assert "And edited." in (site.vault / "tech" / "browser.md").read_text(encoding="utf-8")
     events = c.get("/api/v1/notes/tech/browser.md/history").json()["events"]
-    assert events and all(e["caller"].startswith("web:") for e in events)
+    assert events and all(e["caller"] == "owner" for e in events)
 
 
 def test_a_foreign_origin_is_refused_even_with_the_cookie_and_the_token(
