@@ -114,6 +114,14 @@ def may_confirm(caller: Caller, proposer: str) -> bool:
     return proposer != caller.name or may_confirm_own(caller)
 
 
+def credited(caller: Caller, proposer: str | None = None) -> str:
+    """The name the ledger credits with a change: the caller, and when it confirms another
+    caller's proposal, that caller too (``owner (proposed by agent-x)``)."""
+    if proposer is None or proposer == caller.name:
+        return caller.name
+    return f"{caller.name} (proposed by {proposer})"
+
+
 def policy_notes(caller: Caller, has_protected: bool) -> list[str]:
     """What ``vault_policy`` tells a caller in words, besides its scopes and globs."""
     notes = [IDENTITY_NOTE]

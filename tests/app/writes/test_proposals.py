@@ -111,7 +111,8 @@ def test_confirm_applies_the_proposal_exactly(hoard: Hoard, lamp, proposal, vaul
         for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events
         if e.decision == "written"
     ]
-    assert [(e.tool, e.caller) for e in written] == [("vault_confirm", "local")]
+    credit = "local (proposed by drafter)"  # who confirmed, and who proposed
+    assert [(e.tool, e.caller) for e in written] == [("vault_confirm", credit)]
 
 
 def test_confirming_twice_is_proposal_not_found(hoard: Hoard, proposal, snap) -> None:
@@ -242,6 +243,29 @@ def test_a_proposed_archive_is_applied_on_confirm(hoard: Hoard, lamp, vault) -> 
     assert not (vault / "tech" / "lamp.md").exists()
     rev = hoard.writes.history(revision_id=done.revision_id, caller=OWNER)
     assert rev.content.encode() == lamp
+
+
+def test_a_confirmed_archive_credits_the_proposer_and_the_confirmer(hoard: Hoard, lamp) -> None:
+    p = hoard.writes.archive("tech/lamp.md", "superseded", sha(lamp), caller=DRAFTER)
+    done = hoard.writes.confirm(p.proposal_id, caller=PROPOSER)
+
+    events = hoard.writes.history("tech/lamp.md", caller=OWNER).events
+    credit = "local (proposed by drafter)"
+    assert [(e.decision, e.caller) for e in events if e.tool == "vault_archive"] == [
+        ("proposed", "drafter"),
+        ("superseded", credit),
+    ]
+    revisions = hoard.writes.history("tech/lamp.md", caller=OWNER).revisions
+    assert [r.caller for r in revisions if r.revision_id == done.revision_id] == [credit]
+
+    back = hoard.writes.restore(done.revision_id, caller=DRAFTER)
+    hoard.writes.confirm(back.proposal_id, caller=PROPOSER)
+    restored = [
+        e
+        for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events
+        if e.decision == "restored"
+    ]
+    assert [e.caller for e in restored] == [credit]
 
 
 # -- the CLI ---------------------------------------------------------------------------------------

@@ -222,12 +222,15 @@ class WriteCore:
         *,
         caller: Caller,
         commit: bool = True,
+        credit: str | None = None,
     ) -> None:
         """Preserve and record the intent (one durable transaction), replace, record the
         outcome and keep the written bytes (one transaction); under the caller's lock.
-        ``commit=False``: sync applying a pull, which moves the branch itself."""
+        ``commit=False``: sync applying a pull, which moves the branch itself. ``credit``:
+        the name the ledger records, when it is more than the caller's."""
         after = revision_of(new)
-        intent, _ = self.records.begin_change(tool, caller.name, rel, current.raw, after, reason)
+        name = credit or caller.name
+        intent, _ = self.records.begin_change(tool, name, rel, current.raw, after, reason)
         if current.raw is not None:
             failpoints.hit(f"{point}.preserved")
         with self.failure_recorded(tool, rel, current.revision, None, intent, caller=caller):
@@ -235,7 +238,7 @@ class WriteCore:
         self.refresh(rel)
         failpoints.hit(f"{point}.indexed")
         event = kept.record_written(
-            self.deps.ledger, tool, caller.name, rel, current.revision, new, intent
+            self.deps.ledger, tool, name, rel, current.revision, new, intent
         )
         if commit:
             self.commit(tool, [rel], [event], caller=caller)

@@ -32,7 +32,7 @@ from hoard.core.models import (
 )
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path
-from hoard.core.policy import Caller
+from hoard.core.policy import Caller, credited
 from hoard.core.times import iso
 
 HISTORY_PAGE = 500
@@ -56,7 +56,10 @@ class Retirement:
         *,
         caller: Caller,
         confirming: bool = False,
+        proposer: str | None = None,
     ) -> ArchiveResult:
+        """Archive the note (or propose to); ``proposer`` names who proposed the archive
+        being confirmed, credited in the ledger beside the caller."""
         rel = self.core.target(path, caller=caller)
         refuse_unless_one_of("reason", reason, ArchiveReason)
         if not isinstance(expected_revision, str) or not expected_revision:
@@ -100,7 +103,7 @@ class Retirement:
                     iso(p.expires_at),
                     p.diff,
                 )
-            revision_id = self._preserve_and_unlink(rel, raw, reason, caller)
+            revision_id = self._preserve_and_unlink(rel, raw, reason, caller, proposer)
         return self.core.stamp(
             ArchiveResult("archived", rel, revision_id, revision_of(raw), reason, inbound)
         )
@@ -117,13 +120,16 @@ class Retirement:
         gates.check_revision(rel, current, expected_revision)
         return current.raw
 
-    def _preserve_and_unlink(self, rel: str, raw: bytes, reason: str, caller: Caller) -> str:
+    def _preserve_and_unlink(
+        self, rel: str, raw: bytes, reason: str, caller: Caller, proposer: str | None
+    ) -> str:
         """The exact bytes into the ledger first (durably, with the intent), then the file
         goes; returns the preserved revision's id."""
         sha = revision_of(raw)
         failpoints.hit("archive.locked")
         records = self.core.records
-        intent, rev = records.begin_change("vault_archive", caller.name, rel, raw, None, reason)
+        name = credited(caller, proposer)
+        intent, rev = records.begin_change("vault_archive", name, rel, raw, None, reason)
         assert rev is not None
         failpoints.hit("archive.preserved")
         with self.core.failure_recorded("vault_archive", rel, sha, sha, intent, caller=caller):
@@ -131,14 +137,20 @@ class Retirement:
         failpoints.hit("archive.unlinked")
         self.core.refresh(rel)
         event = records.event(
-            "vault_archive", caller.name, rel, sha, None, reason, rev.revision_id, intent_id=intent
+            "vault_archive", name, rel, sha, None, reason, rev.revision_id, intent_id=intent
         )
         self.core.commit("vault_archive", [rel], [event], caller=caller)
         return rev.revision_id
 
     @attempted("vault_restore")
     def restore(
-        self, revision_id: str, path: str | None = None, *, caller: Caller, confirming: bool = False
+        self,
+        revision_id: str,
+        path: str | None = None,
+        *,
+        caller: Caller,
+        confirming: bool = False,
+        proposer: str | None = None,
     ) -> RestoreResult:
         gates.require_scope(caller, "write")
         if not isinstance(revision_id, str) or not revision_id:
@@ -170,15 +182,22 @@ class Retirement:
                 return RestoreResult(
                     "proposed", rel, revision_id, rev.sha256, p.proposal_id, iso(p.expires_at)
                 )
-            self._recreate(rel, content, revision_id, rev.sha256, caller)
+            self._recreate(rel, content, revision_id, rev.sha256, caller, proposer)
         return self.core.stamp(RestoreResult("restored", rel, revision_id, rev.sha256))
 
     def _recreate(
-        self, rel: str, content: bytes, revision_id: str, sha: str, caller: Caller
+        self,
+        rel: str,
+        content: bytes,
+        revision_id: str,
+        sha: str,
+        caller: Caller,
+        proposer: str | None,
     ) -> None:
         """Create the file exclusively with the preserved bytes and check they landed."""
         records = self.core.records
-        intent, _ = records.begin_change("vault_restore", caller.name, rel, None, sha, "restored")
+        name = credited(caller, proposer)
+        intent, _ = records.begin_change("vault_restore", name, rel, None, sha, "restored")
         with self.core.failure_recorded("vault_restore", rel, None, None, intent, caller=caller):
             atomic.create_exclusive(self.core.vault, rel, content, "restore")
         if self.core.current(rel).revision != sha:
@@ -188,7 +207,7 @@ class Retirement:
             )
         self.core.refresh(rel)
         event = records.event(
-            "vault_restore", caller.name, rel, None, sha, "restored", revision_id, intent_id=intent
+            "vault_restore", name, rel, None, sha, "restored", revision_id, intent_id=intent
         )
         self.core.commit("vault_restore", [rel], [event], caller=caller)
 

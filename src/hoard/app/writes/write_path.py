@@ -32,7 +32,7 @@ from hoard.core.models import (
     WriteResult,
 )
 from hoard.core.note import revision_of
-from hoard.core.policy import Caller
+from hoard.core.policy import Caller, credited
 from hoard.core.times import iso
 
 log = logging.getLogger("hoard.writes")
@@ -73,9 +73,15 @@ class WritePath:
         caller: Caller,
         tool: str = "vault_write",
         confirming: bool = False,
+        proposer: str | None = None,
     ) -> WriteResult:
+        """Write the note (or propose to); ``proposer`` names who proposed the write being
+        confirmed, credited in the ledger beside the caller."""
         with self.core.attempt(tool, path, caller=caller):
-            return self._write(path, content, expected_revision, dry_run, caller, tool, confirming)
+            credit = credited(caller, proposer)
+            return self._write(
+                path, content, expected_revision, dry_run, caller, tool, confirming, credit
+            )
 
     def _write(
         self,
@@ -86,6 +92,7 @@ class WritePath:
         caller: Caller,
         tool: str,
         confirming: bool,
+        credit: str,
     ) -> WriteResult:
         rel = self.core.target(path, caller=caller)
         new = encode_content(content)
@@ -124,7 +131,7 @@ class WritePath:
                     p.diff,
                 )
             failpoints.hit("write.locked")
-            self.core.apply(tool, rel, new, current, "overwrite", caller=caller)
+            self.core.apply(tool, rel, new, current, "overwrite", caller=caller, credit=credit)
         return self.core.stamp(WriteResult("written", rel, revision_of(new), current.revision))
 
     # -- proposals -------------------------------------------------------------------------------
@@ -170,6 +177,7 @@ class WritePath:
                 caller=caller,
                 tool="vault_confirm",
                 confirming=True,
+                proposer=p.caller,
             )
         elif p.tool == "vault_file_note":
             result = self.file_note(
@@ -184,10 +192,17 @@ class WritePath:
             result = self.confirmers[p.tool](p, caller)
         elif p.tool == "vault_archive":
             result = self.archive(
-                p.path, p.args["reason"], p.expected_revision or "", caller=caller, confirming=True
+                p.path,
+                p.args["reason"],
+                p.expected_revision or "",
+                caller=caller,
+                confirming=True,
+                proposer=p.caller,
             )
         else:
-            result = self.restore(p.args["revision_id"], p.path, caller=caller, confirming=True)
+            result = self.restore(
+                p.args["revision_id"], p.path, caller=caller, confirming=True, proposer=p.caller
+            )
         if not self.records.decide(p.proposal_id, "confirmed", caller.name):
             log.warning("proposal %s was decided twice", p.proposal_id)
         return result
