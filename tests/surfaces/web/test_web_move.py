@@ -72,7 +72,7 @@ def test_a_move_onto_a_note_or_after_a_change_on_disk_is_refused_and_changes_not
     before = _tree(site.vault)
     page.click("#move")
     page.wait_for_selector("#move-refused")
-    assert "conflict" in page.inner_text("#move-refused")
+    assert "changed since you opened it" in page.inner_text("#move-refused")
     assert _tree(site.vault) == before
     # A move onto an existing note is refused already in the dry run, and on submit.
     page.goto(f"{site.url}/move/moving/beta.md?to=moving/gamma.md")

@@ -17,6 +17,7 @@ from hoard.app.owner import OwnerDesk
 from hoard.app.sessions import Session, Sessions
 from hoard.core.errors import HoardError, NotFound
 from hoard.core.policy import Caller
+from hoard.surfaces.web.words import refusal_of
 
 SESSION_KEY = "hoard.web.session"
 TYPING_MIN_CHARS = 1
@@ -88,7 +89,7 @@ def error_page(request: Request, exc: HoardError) -> Response:
     status = exc.http_status if 400 <= exc.http_status < 600 else 500
     if is_fragment(request):
         return HTMLResponse(
-            f'<p class="error" role="alert">{escape(exc.code)}: {escape(exc.message)}</p>',
+            f'<p class="error" role="alert">{escape(refusal_of(exc).text)}</p>',
             status_code=status,
         )
     return page(request, "error.html", status, error=exc.to_object())

@@ -15,6 +15,7 @@ from hoard.core.plain import plain_text
 from hoard.core.segment import query_runs
 from hoard.core.snippet import match_spans
 from hoard.surfaces.web.markdown import note_href
+from hoard.surfaces.web.words import refusal_of
 
 _WORD = re.compile(r"\w+")
 
@@ -116,6 +117,7 @@ def install(env: Environment) -> None:
         short=short,
         tags_of=tags_of,
         updated_of=updated_of,
+        refusal=refusal_of,
     )
     env.globals["note_href"] = note_href
     env.globals["archive_reasons"] = values(ArchiveReason)

@@ -14,6 +14,7 @@ from hoard.core.choices import SearchMode
 from hoard.core.errors import BadQuery, HoardError
 from hoard.core.models import SearchResult
 from hoard.surfaces.web.context import TYPING_MIN_CHARS, caller_of, is_fragment, page, web_of
+from hoard.surfaces.web.words import refusal_of
 
 __all__ = ["ROUTES", "TYPING_MIN_CHARS"]
 
@@ -40,7 +41,7 @@ def _search(request: Request, limit: int, typing: bool = False) -> dict[str, Any
         ctx["problem"] = exc.message
         return ctx
     except HoardError as exc:
-        ctx["problem"] = f"{exc.code}: {exc.message}"
+        ctx["problem"] = refusal_of(exc).text
         return ctx
     corrections: dict[str, list[str]] = {}
     for w in result.warnings:
