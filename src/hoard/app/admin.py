@@ -8,7 +8,7 @@ API reaches them only through here, so a token holder without ``admin`` can do n
 from __future__ import annotations
 
 from hoard.adapters.ledger.store import AccessRequest
-from hoard.app.callers import CallerFile
+from hoard.app.callers import CallerFile, require_known_caller
 from hoard.app.deps import Deps
 from hoard.core.admin_results import (
     AccessRequestInfo,
@@ -35,7 +35,8 @@ def request_info(r: AccessRequest) -> AccessRequestInfo:
 
 
 class Admin:
-    """Grants: list them with the pending requests, issue, revoke, approve a request."""
+    """Grants: list them with the pending requests, revoke, approve a request (issuing one
+    names a caller, which :class:`TokenAdmin` checks against the tokens file)."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -47,12 +48,6 @@ class Admin:
             [grant_info(g) for g in ledger.active_grants()],
             [request_info(r) for r in ledger.pending_requests()],
         )
-
-    def grant(
-        self, to: str, glob: str, minutes: float = DEFAULT_GRANT_MINUTES, *, caller: Caller
-    ) -> GrantInfo:
-        self.deps.access.require("admin", caller=caller)
-        return grant_info(self.deps.ledger.add_grant(to, glob, minutes))
 
     def revoke_grant(self, grant_id: str, *, caller: Caller) -> RevokedResult:
         self.deps.access.require("admin", caller=caller)
@@ -69,7 +64,8 @@ class Admin:
 
 
 class TokenAdmin:
-    """Callers and their tokens in the tokens file the server verifies against."""
+    """Callers and their tokens in the tokens file the server verifies against, and grants
+    to them."""
 
     def __init__(self, deps: Deps, store: CallerFile) -> None:
         self.deps = deps
@@ -93,6 +89,15 @@ class TokenAdmin:
         return NewTokenResult(
             entry.name, token, list(entry.scopes), entry.write_mode, entry.confirm_own
         )
+
+    def grant(
+        self, to: str, glob: str, minutes: float = DEFAULT_GRANT_MINUTES, *, caller: Caller
+    ) -> GrantInfo:
+        """A grant to a caller the tokens file knows (or the local caller); a name nobody
+        holds is refused."""
+        self.deps.access.require("admin", caller=caller)
+        require_known_caller(self.store, to)
+        return grant_info(self.deps.ledger.add_grant(to, glob, minutes))
 
     def revoke(self, name: str, *, caller: Caller) -> RevokedResult:
         self.deps.access.require("admin", caller=caller)

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Protocol
 
 from hoard.adapters.tokens import TokenStore, default_tokens_path
-from hoard.core.policy import Caller, TokenEntry
+from hoard.core.errors import InvalidArgument
+from hoard.core.policy import LOCAL_DEFAULT, Caller, TokenEntry
 
 
 class CallerFile(Protocol):
@@ -49,3 +50,21 @@ def open_callers(path: Path | None = None, *, strict: bool = False) -> CallerFil
     """The tokens file at ``path`` (default :func:`callers_path`); ``strict``: a missing or
     damaged file refuses everything instead of knowing no one."""
     return TokenStore(callers_path(path), strict=strict)
+
+
+def known_callers(callers: CallerFile) -> list[str]:
+    """The callers a grant can name: the tokens file's (OAuth clients are entries there
+    too) and the local stdio caller."""
+    names = [e.name for e in callers.entries()]
+    return names if LOCAL_DEFAULT.name in names else [*names, LOCAL_DEFAULT.name]
+
+
+def require_known_caller(callers: CallerFile, name: str) -> None:
+    """Refuse a grant to a name nobody holds (a typo would otherwise grant nothing,
+    silently, or later grant a caller made with that name)."""
+    if name not in known_callers(callers):
+        raise InvalidArgument(
+            f"There is no caller named {name!r}, so nothing was granted: pick one from "
+            "the list, or add the caller first.",
+            caller=name,
+        )

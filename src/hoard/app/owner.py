@@ -14,13 +14,12 @@ from hoard.adapters.ledger import activity, kept
 from hoard.adapters.ledger.activity import ArchivedRow, ExpiredProposal
 from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
-from hoard.app.callers import CallerFile
+from hoard.app.callers import CallerFile, known_callers, require_known_caller
 from hoard.app.deps import Deps
 from hoard.core import gates
 from hoard.core.errors import (
     Conflict,
     Exists,
-    InvalidArgument,
     NotFound,
     PathRejected,
     Protected,
@@ -28,7 +27,7 @@ from hoard.core.errors import (
 )
 from hoard.core.gates import Current
 from hoard.core.paths import normalize_rel_path
-from hoard.core.policy import LOCAL_DEFAULT, Grant
+from hoard.core.policy import Grant
 
 MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
 """The largest vault file (an image) the web app serves."""
@@ -88,20 +87,12 @@ class OwnerDesk:
         return self.deps.ledger.active_grants()
 
     def known_callers(self) -> list[str]:
-        """The callers a grant can name: the tokens file's (OAuth clients are entries there
-        too) and the local stdio caller."""
-        names = [e.name for e in self.tokens.entries()]
-        return names if LOCAL_DEFAULT.name in names else [*names, LOCAL_DEFAULT.name]
+        """The callers a grant can name (:func:`~hoard.app.callers.known_callers`)."""
+        return known_callers(self.tokens)
 
     def add_grant(self, to: str, glob: str, minutes: float) -> Grant:
-        """A grant to ``to``, a caller this vault knows; a name nobody holds is refused (a
-        typo would otherwise grant nothing, silently, or later grant a caller made with it)."""
-        if to not in self.known_callers():
-            raise InvalidArgument(
-                f"There is no caller named {to!r}, so nothing was granted: pick one from "
-                "the list, or add the caller first.",
-                caller=to,
-            )
+        """A grant to ``to``, a caller this vault knows; a name nobody holds is refused."""
+        require_known_caller(self.tokens, to)
         return self.deps.ledger.add_grant(to, glob, minutes)
 
     def revoke_grant(self, grant_id: str) -> None:

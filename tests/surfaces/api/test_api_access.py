@@ -49,6 +49,16 @@ def test_the_owner_grants_directly_and_the_grant_shows_in_the_callers_policy(api
     assert bad.status_code == 400
 
 
+def test_a_grant_to_a_caller_that_does_not_exist_is_refused(api: Api) -> None:
+    owner = api.client("owner")
+    before = owner.get("/admin/grants").json()["grants"]
+    typo = owner.post("/admin/grants", json={"caller": "wirter", "glob": "secret/**"})
+    assert typo.status_code == 400
+    assert typo.json()["error"] == "invalid_argument"
+    assert "no caller named 'wirter'" in typo.json()["message"]
+    assert owner.get("/admin/grants").json()["grants"] == before
+
+
 def test_tokens_are_added_shown_once_listed_without_secrets_and_revoked(api: Api) -> None:
     owner = api.client("owner")
     made = owner.post("/admin/tokens", json={"name": "phone", "scopes": ["read"]})

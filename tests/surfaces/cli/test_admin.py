@@ -178,8 +178,22 @@ def test_the_console_script_prints_only_the_json_object_on_stdout(
 
 
 @pytest.fixture
-def grant_args(protected_vault: Path, protected_state: Path) -> list[str]:
-    return ["--vault", str(protected_vault), "--state-dir", str(protected_state), "--json"]
+def grant_args(protected_vault: Path, protected_state: Path, tokens: Path) -> list[str]:
+    TokenStore(tokens).add("agent", "read", "propose")
+    return [
+        "--vault", str(protected_vault), "--state-dir", str(protected_state),
+        "--tokens", str(tokens), "--json",
+    ]  # fmt: skip
+
+
+def test_grant_refuses_a_caller_that_does_not_exist(run, grant_args: list[str]) -> None:
+    code, out, _ = run("grant", "agnet", "secret/**", "--minutes", "5", *grant_args)
+    assert code == 2
+    refused = json.loads(out)
+    assert refused["error"] == "invalid_argument"
+    assert "no caller named 'agnet'" in refused["message"]
+    _, out, _ = run("grant", "--list", *grant_args)
+    assert json.loads(out)["grants"] == []
 
 
 def test_grant_list_and_revoke_from_the_cli(run, grant_args: list[str]) -> None:

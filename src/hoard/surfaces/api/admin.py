@@ -32,7 +32,7 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
 
     def grant(call: Call) -> GrantInfo:
         b: GrantBody = call.body
-        return admin.grant(b.caller, b.glob, b.minutes, caller=call.caller)
+        return tokens.grant(b.caller, b.glob, b.minutes, caller=call.caller)
 
     def approve(call: Call) -> GrantInfo:
         b: ApproveBody = call.body

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hoard.app.callers import open_callers
+from hoard.app.callers import open_callers, require_known_caller
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
 from hoard.core.policy import SCOPES, WRITE_MODES, TokenEntry
@@ -72,6 +72,10 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("--tokens", type=Path, default=None)
     t.add_argument("--json", action="store_true")
 
+    _add_grant_parser(sub)
+
+
+def _add_grant_parser(sub: Any) -> None:
     p = sub.add_parser("grant", help="let a caller see protected notes for a while")
     add_common(p)
     p.add_argument("caller", nargs="?")
@@ -80,6 +84,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--list", action="store_true", help="active grants and pending requests")
     p.add_argument("--revoke", metavar="GRANT_ID", help="end a grant now")
     p.add_argument("--approve", metavar="REQUEST_ID", help="approve an access request")
+    p.add_argument("--tokens", type=Path, default=None, help="the tokens file (names the callers)")
 
 
 def token_object(e: TokenEntry) -> dict[str, Any]:
@@ -163,6 +168,7 @@ def grant_command(args: argparse.Namespace, hoard: Hoard) -> int:
     else:
         if not args.caller or not args.glob:
             raise InvalidArgument("usage: hoard grant CALLER GLOB [--minutes N]")
+        require_known_caller(open_callers(args.tokens), args.caller)
         grant = ledger.add_grant(args.caller, args.glob, args.minutes)
     out = {
         "grant_id": grant.grant_id,
