@@ -106,3 +106,25 @@ def test_a_remote_edit_of_a_proposer_is_a_proposal_and_a_stale_revision_is_refus
                 "--json"]) == 2  # fmt: skip
     assert json.loads(capsys.readouterr().out)["error"] == "conflict"
     assert (api.vault / "tech" / "hub.md").read_bytes() == before
+
+
+def test_write_and_archive_through_the_server(
+    api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    writer = _as(api, tmp_path, "writer")
+    source = tmp_path / "far.md"
+    source.write_text(note("Far note", "Written from afar."), encoding="utf-8")
+    file = api.vault / "tech" / "far.md"
+    assert run([*writer, "write", "tech/far.md", "--file", str(source), "--dry-run"]) == 0
+    assert "+Written from afar." in capsys.readouterr().out and not file.exists()
+    assert run([*writer, "write", "tech/far.md", "--file", str(source)]) == 0
+    assert capsys.readouterr().out.startswith("written tech/far.md")
+    assert file.read_text("utf-8") == source.read_text("utf-8")
+    assert run([*writer, "write", "tech/far.md", "--file", str(source), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"] in ("exists", "conflict")
+
+    assert run([*writer, "archive", "tech/far.md", "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "dry_run" and file.exists()
+    assert run([*writer, "archive", "tech/far.md"]) == 0
+    assert capsys.readouterr().out.startswith("archived tech/far.md")
+    assert not file.exists()

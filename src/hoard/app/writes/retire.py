@@ -57,9 +57,11 @@ class Retirement:
         caller: Caller,
         confirming: bool = False,
         proposer: str | None = None,
+        dry_run: bool = False,
     ) -> ArchiveResult:
         """Archive the note (or propose to); ``proposer`` names who proposed the archive
-        being confirmed, credited in the ledger beside the caller."""
+        being confirmed, credited in the ledger beside the caller. ``dry_run``: every gate,
+        and the notes that link to it, changing nothing (status ``dry_run``)."""
         rel = self.core.target(path, caller=caller)
         refuse_unless_one_of("reason", reason, ArchiveReason)
         if not isinstance(expected_revision, str) or not expected_revision:
@@ -73,15 +75,9 @@ class Retirement:
                 lambda: self._archivable(rel, current, expected_revision),
                 caller=caller,
             )
-            self.core.refresh(rel)  # a note saved since the last sync must resolve its links
-            seen = self.core.deps.access.visibility(caller=caller)
-            inbound = [
-                p
-                for p in self.core.deps.from_index(
-                    lambda: backlinks(self.core.deps.index.reader(), rel), no_paths
-                )
-                if p != rel and (seen is None or seen(p))
-            ]
+            inbound = self._inbound(rel, caller)
+            if dry_run:
+                return ArchiveResult("dry_run", rel, None, revision_of(raw), reason, inbound)
             if caller.write_mode == "propose" and not confirming:
                 p = self.core.propose(
                     "vault_archive",
@@ -107,6 +103,18 @@ class Retirement:
         return self.core.stamp(
             ArchiveResult("archived", rel, revision_id, revision_of(raw), reason, inbound)
         )
+
+    def _inbound(self, rel: str, caller: Caller) -> list[str]:
+        """The notes ``caller`` may see that link to ``rel``."""
+        self.core.refresh(rel)  # a note saved since the last sync must resolve its links
+        seen = self.core.deps.access.visibility(caller=caller)
+        return [
+            p
+            for p in self.core.deps.from_index(
+                lambda: backlinks(self.core.deps.index.reader(), rel), no_paths
+            )
+            if p != rel and (seen is None or seen(p))
+        ]
 
     def _archivable(self, rel: str, current: Current, expected_revision: str) -> bytes:
         """The gate of vault_archive: the note exists, is not private, and is the revision

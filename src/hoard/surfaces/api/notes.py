@@ -119,7 +119,10 @@ def _write_ops(hoard: Hoard) -> list[Op]:
     def archive(call: Call) -> Reply:
         expected = expected_revision(call.headers) or ""
         body: ArchiveBody = call.body
-        r = writes.archive(call.params["path"], body.reason, expected, caller=call.caller)
+        dry = bool(call.params["dry_run"])
+        r = writes.archive(
+            call.params["path"], body.reason, expected, caller=call.caller, dry_run=dry
+        )
         return written(r, None, False)
 
     def restore(call: Call) -> Reply:
@@ -137,7 +140,7 @@ def _write_ops(hoard: Hoard) -> list[Op]:
     return [
         Op("POST", "/notes/{path}/archive", "archive",
            "Retire a note (If-Match: its revision): the bytes go into the ledger first.",
-           "notes", archive, {200: ArchiveResult, 202: ArchiveResult}, (NOTE_PATH,),
+           "notes", archive, {200: ArchiveResult, 202: ArchiveResult}, (NOTE_PATH, DRY_RUN),
            Body(ArchiveBody), WRITE_ERRORS, precondition=True),
         Op("PUT", "/notes/{path}", "write",
            "Create (If-None-Match: *) or overwrite (If-Match: its revision) a note.",

@@ -1,4 +1,4 @@
-"""``hoard --server URL --token-file FILE COMMAND ...``: the CLI's read, edit, move and
+"""``hoard --server URL --token-file FILE COMMAND ...``: the CLI's read, write, edit, move and
 proposal commands through a running server's JSON API (``/api/v1``), so a second machine can
 use the vault without its files. Output is the same as for a local vault (``--json``: the
 same objects).
@@ -19,6 +19,7 @@ from pydantic import TypeAdapter
 
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import (
+    ArchiveResult,
     LinksResult,
     ListResult,
     MoveResult,
@@ -28,12 +29,12 @@ from hoard.core.models import (
     TagsResult,
     WriteResult,
 )
-from hoard.surfaces.cli import edits, reads
+from hoard.surfaces.cli import edits, reads, writes
 from hoard.surfaces.cli.common import EXIT_ERROR, EXIT_OK
 
 REMOTE_COMMANDS = (
     "search", "read", "list", "links", "run-js", "history", "proposals", "confirm", "reject",
-    "restore", "edit", "mv", "tags",
+    "restore", "edit", "mv", "tags", "write", "archive",
 )  # fmt: skip
 
 
@@ -129,6 +130,8 @@ def _dispatch(args: argparse.Namespace, api: ApiClient) -> int:
     cmd = args.command
     if cmd in ("edit", "mv", "tags"):
         return _fields_command(args, api)
+    if cmd in ("write", "archive"):
+        return _note_write(args, api)
     if cmd in ("search", "read", "list", "links", "run-js"):
         kind, data, printer = _read_command(args, api)
         if args.json:
@@ -191,6 +194,25 @@ def _fields_command(args: argparse.Namespace, api: ApiClient) -> int:
     body = {"new_path": args.new_path, "update_links": not args.no_links}
     data = api.call("POST", f"/notes/{args.path}/move", params, body, match)
     edits.print_move(args, _typed(MoveResult, data))
+    return EXIT_OK
+
+
+def _note_write(args: argparse.Namespace, api: ApiClient) -> int:
+    """``write`` (``PUT``: ``If-Match`` the expected revision, else ``If-None-Match: *``,
+    create only) and ``archive`` (``POST .../archive``, ``If-Match`` the revision given or
+    the note's current one)."""
+    params = {"dry_run": True} if args.dry_run else None
+    if args.command == "write":
+        given = args.expected_revision
+        cond = {"If-Match": f'"{given}"'} if given else {"If-None-Match": "*"}
+        body = {"content": writes.new_text(args)}
+        data = api.call("PUT", f"/notes/{args.path}", params, body, cond)
+        edits.print_edit(args, _typed(WriteResult, data))
+        return EXIT_OK
+    revision = args.revision or api.call("GET", f"/notes/{args.path}", {"max_bytes": 1})["revision"]
+    match = {"If-Match": f'"{revision}"'}
+    data = api.call("POST", f"/notes/{args.path}/archive", params, {"reason": args.reason}, match)
+    writes.print_archive(args, _typed(ArchiveResult, data))
     return EXIT_OK
 
 

@@ -1,5 +1,6 @@
-"""The CLI's commands over the ledger and the write path: history, restore, proposals,
-confirm, reject, recover. The person at the CLI is the vault owner."""
+"""The CLI's commands over the ledger and the write path: write and archive (the
+``vault_write`` and ``vault_archive`` tools' twins), history, restore, proposals, confirm,
+reject, recover. The person at the CLI is the vault owner."""
 
 from __future__ import annotations
 
@@ -8,18 +9,35 @@ import base64
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
-from hoard.core.models import HistoryResult, RevisionContent, to_json
+from hoard.core.models import ArchiveResult, HistoryResult, RevisionContent, to_json
 from hoard.surfaces.cli import edits
 from hoard.surfaces.cli.common import add_common
 
-COMMANDS = ("history", "restore", "proposals", "confirm", "reject", "recover")
+COMMANDS = ("write", "archive", "history", "restore", "proposals", "confirm", "reject", "recover")
+ARCHIVE_REASONS = ("archived", "superseded", "retracted")
 
 
 def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("write", help="create or overwrite a note (vault_write's twin)")
+    add_common(p)
+    p.add_argument("path")
+    p.add_argument("--file", default=None, help="the note's new text (default: stdin)")
+    rev = "the revision you overwrite (without it: create only, never overwrite)"
+    p.add_argument("--expected-revision", default=None, help=rev)
+    p.add_argument("--dry-run", action="store_true", help="show the diff, change nothing")
+
+    p = sub.add_parser("archive", help="retire a note; its bytes stay in the ledger")
+    add_common(p)
+    p.add_argument("path")
+    p.add_argument("--reason", choices=ARCHIVE_REASONS, default="archived")
+    p.add_argument("--revision", default=None, help="the revision you archive (default: current)")
+    p.add_argument("--dry-run", action="store_true", help="check and list inbound links only")
+
     p = sub.add_parser("history", help="a note's preserved revisions and write events")
     add_common(p)
     p.add_argument("path", nargs="?")
@@ -89,6 +107,48 @@ def _history(args: argparse.Namespace, hoard: Hoard) -> int:
     return 0
 
 
+def new_text(args: argparse.Namespace) -> str:
+    """``hoard write``'s text: ``--file`` (``-`` is stdin), else stdin."""
+    if args.file is None or args.file == "-":
+        return sys.stdin.read()
+    try:
+        return Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidArgument(f"cannot read --file {args.file!r}: {exc}") from exc
+
+
+def _write(args: argparse.Namespace, hoard: Hoard) -> int:
+    r = hoard.writes.write(
+        args.path, new_text(args), args.expected_revision, args.dry_run, caller=hoard.owner
+    )
+    edits.print_edit(args, r)
+    return 0
+
+
+def _archive(args: argparse.Namespace, hoard: Hoard) -> int:
+    revision = args.revision or hoard.read(args.path, 0, 1, caller=hoard.owner).revision
+    r = hoard.writes.archive(
+        args.path, args.reason, revision, caller=hoard.owner, dry_run=args.dry_run
+    )
+    print_archive(args, r)
+    return 0
+
+
+def print_archive(args: argparse.Namespace, r: ArchiveResult) -> None:
+    """``hoard archive``'s output (also through a server: ``hoard --server``)."""
+    if args.json:
+        print(json.dumps(to_json(r), ensure_ascii=False, indent=2))
+        return
+    if r.status == "dry_run":
+        print(f"would archive {r.path} ({r.sha256[:12]}) as {r.reason}")
+    elif r.status == "proposed":
+        print(f"proposed archiving {r.path}: proposal {r.proposal_id}, expires {r.expires_at}")
+    else:
+        print(f"{r.status} {r.path}; restore it with: hoard restore {r.revision_id}")
+    for p in r.inbound_links:
+        print(f"  linked from {p}", file=sys.stderr)
+
+
 def _restore(args: argparse.Namespace, hoard: Hoard) -> int:
     r = hoard.writes.restore(args.revision_id, args.path, caller=hoard.owner)
     _out(args, r, f"restored {r.path} from {r.revision_id} ({r.revision[:12]})")
@@ -137,6 +197,8 @@ def _recover(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 RUNNERS: dict[str, Callable[[argparse.Namespace, Hoard], int]] = {
+    "write": _write,
+    "archive": _archive,
     "history": _history,
     "restore": _restore,
     "proposals": _proposals,
