@@ -38,6 +38,11 @@ def test_moving_a_linked_note_rewrites_the_link_and_lands_on_the_new_page(
     assert "moving/linker.md" in plan
     assert "moved/omega.md" in plan
     assert "+See [[omega]] and [[omega|the first]]." in plan  # the linking note's diff
+    # The move reads as a rename, not as the whole note deleted in red.
+    rename = page.inner_text("#move-rename")
+    assert "moving/alpha.md → moved/omega.md" in rename and "text unchanged" in rename
+    deleted = page.locator("#move-plan .d-del").all_inner_texts()
+    assert not any("The note that moves." in line for line in deleted)
     assert (site.vault / "moving" / "alpha.md").exists()  # a dry run changes nothing
     page.screenshot(path=str(screenshots / "move.png"), full_page=True)
     page.click("#move")

@@ -1,10 +1,11 @@
 """Rename or move a note (``vault_move`` through the app's move use-case): the page asks for
-the new path, shows what the move would touch (the dry run: every file, its role and the
-diff), then moves with the revision the page loaded, links rewritten by default. A
+the new path, shows what the move would touch (the dry run, as a rename and each other
+file's role and diff), then moves with the revision the page loaded, links rewritten by default. A
 collision, a stale revision or any other refusal is shown and nothing changes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,6 +24,59 @@ ROLE_NAMES = {
     "index": "folder index updated",
     "old": "removed from its old path",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file of a move's dry run as the page shows it."""
+
+    path: str
+    role: str
+    diff: str
+    """Its unified diff; empty for the moved note when its text is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """The move as a rename (the old path, the new one, and whether the note's own text
+    changes: a link to itself) and the other files it changes, each with its diff."""
+
+    old: str
+    new: str
+    note_diff: str
+    changes: list[FileChange]
+
+
+def _file_header(lines: list[str], i: int) -> bool:
+    return lines[i].startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")
+
+
+def _split(diff: str) -> list[tuple[str, str, str]]:
+    """A multi-file unified diff as ``(old, new, text)``, paths without ``a/``/``b/``."""
+    lines = diff.splitlines(keepends=True)
+    starts = [i for i in range(len(lines)) if _file_header(lines, i)]
+    out: list[tuple[str, str, str]] = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        old, new = lines[start][4:].strip(), lines[start + 1][4:].strip()
+        out.append((old.removeprefix("a/"), new.removeprefix("b/"), "".join(lines[start:end])))
+    return out
+
+
+def move_plan(result: MoveResult) -> MovePlan:
+    """The dry run shown as a rename: the old path's removal is the rename's other half, not
+    a deletion in red; the note's diff is shown only when its text changes."""
+    roles = {f.path: f.role for f in result.files}
+    note_diff = ""
+    changes: list[FileChange] = []
+    for old, new, text in _split(result.diff or ""):
+        if old == result.path and new == "/dev/null":
+            continue
+        if old == result.path and new == result.new_path:
+            note_diff = text if "\n@@" in text else ""
+            continue
+        path = new if new != "/dev/null" else old
+        changes.append(FileChange(path, roles.get(path, "link"), text))
+    return MovePlan(result.path, result.new_path, note_diff, changes)
 
 
 def _form(request: Request, path: str, fields: Any) -> dict[str, Any]:
@@ -65,6 +119,7 @@ async def move_page(request: Request) -> Response:
             ctx["error"] = exc.to_object()
             return page(request, "move.html", exc.http_status, **ctx)
         ctx["stale"] = ctx["plan"].previous_revision != form["revision"]
+        ctx["moving"] = move_plan(ctx["plan"])
     return page(request, "move.html", **ctx)
 
 
