@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from hoard.app.hoard import Hoard
+from hoard.core.choices import ArchiveReason, values
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import ArchiveResult, HistoryResult, RevisionContent, to_json
 from hoard.surfaces.cli import edits
 from hoard.surfaces.cli.common import add_common
 
 COMMANDS = ("write", "archive", "history", "restore", "proposals", "confirm", "reject", "recover")
-ARCHIVE_REASONS = ("archived", "superseded", "retracted")
+ARCHIVE_REASONS = values(ArchiveReason)
 
 
 def add_parsers(sub: Any) -> None:
