@@ -34,7 +34,7 @@ _WORDS: dict[str, tuple[str, str]] = {
         "Private notes are changed only by the owner on this machine.",
     ),
     "protected": ("This note is protected", "A grant on the Access page lets a caller see it."),
-    "forbidden": ("That is not allowed", "Ask the owner, or sign in as a caller who may."),
+    "forbidden": ("That is not allowed", "Nothing was changed."),
     "not_found": ("Nothing is there", "Check the path, or find the note with search."),
     "exists": ("A note is already there", "Pick another path; nothing is ever replaced."),
     "conflict": (
