@@ -92,7 +92,7 @@ def test_inbox_diffs_wrap_instead_of_scrolling_sideways(phone: Any, site: Site) 
 
 @pytest.mark.parametrize(
     "path", ["/", "/inbox", "/activity", "/access", "/browse", "/n/tech/hue-bridge.md",
-             "/edit/tech/hue-bridge.md"],
+             "/edit/tech/hue-bridge.md", "/n/projects/home-automation-revamp.md"],
 )  # fmt: skip
 def test_tap_targets_are_at_least_44_px(phone: Any, site: Site, path: str) -> None:
     phone.goto(f"{site.url}{path}")

@@ -42,7 +42,7 @@ PAGE_IDS = frozenset(
 )
 """Ids the pages' own elements use: a heading never takes one (it gets ``-1``)."""
 
-ALLOWED_TAGS = set(nh3.ALLOWED_TAGS) | {"input", "img"}
+ALLOWED_TAGS = set(nh3.ALLOWED_TAGS) | {"input", "img", "label"}
 ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
     **{k: set(v) for k, v in nh3.ALLOWED_ATTRIBUTES.items()},
     "input": {"checked", "disabled", "data-line"},
@@ -185,7 +185,7 @@ def _build() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
     front_matter_plugin(md)
-    tasklists_plugin(md)
+    tasklists_plugin(md, label=True)  # the label around a task is its tap target
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.core.ruler.push("task_lines", _task_lines)
