@@ -19,6 +19,13 @@ from hoard.core.policy import Caller, is_protected, may_see
 
 Visible = Callable[[str], bool]
 
+PRIVATE_LOCKED_REMOTE = (
+    "This note is private, and this server can be reached from other machines, so it "
+    "cannot be edited, moved or archived here: private notes change through hoard only "
+    "when it is bound to loopback with no public address. Edit it on the machine that "
+    "holds the vault."
+)
+
 
 class Access:
     """Scope checks, protected-note visibility (through the ledger's grants) and privacy."""
@@ -33,6 +40,17 @@ class Access:
 
     def is_private(self, path: str) -> bool:
         return gates.is_private(path, self.config)
+
+    def private_lock(self, path: str, *, caller: Caller) -> str | None:
+        """Why ``caller`` may not edit, move or archive ``path`` because it is private, in
+        words; ``None`` when it may (not private, or the owner's session on loopback)."""
+        if not gates.private_locked(path, caller, self.config):
+            return None
+        if caller.owner:
+            return PRIVATE_LOCKED_REMOTE
+        return (
+            "This note is private: it is never overwritten, moved or archived through the server."
+        )
 
     def is_protected(self, path: str) -> bool:
         """Is ``path`` protected by ``hoard.toml`` (whoever asks)?"""

@@ -179,13 +179,16 @@ class Hoard:
         """A new feed of the notes that change from now on (resource subscriptions)."""
         return ChangeFeed(self.deps)
 
-    def owner_tools(self, tokens: CallerFile) -> tuple[Sessions, OwnerDesk]:
+    def owner_tools(
+        self, tokens: CallerFile, *, private_writes: bool = False
+    ) -> tuple[Sessions, OwnerDesk]:
         """The web app's use-cases (sessions, the owner's desk): they need the tokens file,
-        which the server opens, so they are built on demand."""
+        which the server opens, so they are built on demand. ``private_writes``: the
+        owner's sessions may change private notes (a server only this machine reaches)."""
         if self._session_store is None:
             self._session_store = SessionStore(self.state_dir / "web.db")
         desk = OwnerDesk(self.deps, tokens, self.sync.open_conflicts)
-        return Sessions(self.deps, self._session_store, tokens), desk
+        return Sessions(self.deps, self._session_store, tokens, private_writes=private_writes), desk
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be

@@ -120,7 +120,7 @@ class Moves:
             if rel == dst:
                 raise InvalidArgument("the note is already at that path")
             for p in (rel, dst):
-                if gates.is_private(p, self.core.config):
+                if gates.private_locked(p, caller, self.core.config):
                     raise PrivateNote(f"{p!r} is private: notes there are never moved", path=p)
             ask = MoveAsk(rel, dst, expected_revision, update_links, dry_run, caller, confirming)
             return self._locked(ask)

@@ -4,7 +4,7 @@ protected notes and writes directly), and dies with the token that opened it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hoard.adapters.sessions import SessionRow, SessionStore
 from hoard.app.callers import CallerFile
@@ -25,10 +25,15 @@ class Session:
 
 
 class Sessions:
-    def __init__(self, deps: Deps, store: SessionStore, tokens: CallerFile) -> None:
+    def __init__(
+        self, deps: Deps, store: SessionStore, tokens: CallerFile, *, private_writes: bool
+    ) -> None:
         self.deps = deps
         self.store = store
         self.tokens = tokens
+        self.private_writes = private_writes
+        """Whether the owner's sessions may change private notes: only when the server is
+        bound to loopback with no public address (nobody else reaches the web app)."""
 
     def sign_in(self, token: str, agent: str) -> tuple[str, Session]:
         """A new session for an ``admin`` token: ``(cookie secret, session)``."""
@@ -71,9 +76,9 @@ class Sessions:
         secret, row = self.store.create(name, agent, SESSION_TTL_SECONDS)
         return secret, Session(row, self._caller())
 
-    @staticmethod
-    def _caller() -> Caller:
+    def _caller(self) -> Caller:
         """The owner, named as at the CLI whichever way the session was opened (an admin
         token or the one-time link): the activity log has one name for one person. The
-        session's row keeps how it was opened."""
-        return OWNER
+        session's row keeps how it was opened. On a server nobody else can reach, the
+        session may also change private notes."""
+        return replace(OWNER, private_writes=self.private_writes)

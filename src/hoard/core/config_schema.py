@@ -105,7 +105,8 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "private": (
             _globs,
             "Globs of private notes: exempt from the contract when created, "
-            "never overwritten or archived through the server, never sent off-device.",
+            "never overwritten, moved or archived through the server (but by the owner in "
+            "the web app of a server bound to loopback), never sent off-device.",
         ),
         "protected": (
             _globs,

@@ -52,6 +52,12 @@ def is_private(path: str, config: Config) -> bool:
     return matches_any(path, config.private)
 
 
+def private_locked(path: str, caller: Caller, config: Config) -> bool:
+    """``path`` is a private note that ``caller`` may not overwrite, move or archive (only
+    a caller with ``private_writes`` may: the owner's web session on loopback)."""
+    return is_private(path, config) and not caller.private_writes
+
+
 def validate(
     path: str, new: bytes, current: Current, caller: Caller, config: Config
 ) -> list[Violation]:
@@ -65,7 +71,7 @@ def validate(
             limit=config.limits.note_max_bytes,
         )
     private = is_private(path, config)
-    if private and current.raw is not None:
+    if current.raw is not None and private_locked(path, caller, config):
         raise PrivateNote(
             f"{path!r} is a private note: it is never overwritten through the server", path=path
         )

@@ -31,6 +31,10 @@ class Caller:
     """May confirm proposals it made itself: the local stdio caller (a person approves each
     tool call in the chat client) and tokens made with ``--confirm-own``. Any other caller's
     proposals wait for the owner or another caller with ``confirm``."""
+    private_writes: bool = False
+    """May overwrite, move and archive private notes: only the owner's web session on a
+    server nobody else can reach (bound to loopback, no public address), so the notes never
+    leave the machine. Never a token, an agent or an OAuth client."""
 
     def has(self, scope: str) -> bool:
         return scope in self.scopes
@@ -134,8 +138,11 @@ def policy_notes(caller: Caller, has_protected: bool) -> list[str]:
             "Protected notes are invisible without a grant; ask with "
             "vault_request_access(glob, reason)."
         )
-    notes.append(
-        "Private notes can be read (with 'read') but never overwritten or "
-        "archived through the server."
-    )
+    if caller.private_writes:
+        notes.append("You may edit, move and archive private notes: they stay on this machine.")
+    else:
+        notes.append(
+            "Private notes can be read (with 'read') but never overwritten or "
+            "archived through the server."
+        )
     return notes

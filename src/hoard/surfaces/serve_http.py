@@ -133,7 +133,11 @@ def serve_http(
     site = site_url(host, port, public_url)
     mcp = HoardMCP(hoard, caller, site)
     web, code = build_web(
-        hoard, tokens, show_private=is_loopback(host), secure_cookies=site.startswith("https:")
+        hoard,
+        tokens,
+        show_private=is_loopback(host),
+        private_writes=is_loopback(host) and public_url is None,
+        secure_cookies=site.startswith("https:"),
     )
     oauth = oauth_issuer(hoard, tokens, host, port, public_url)
     if oauth is not None:  # the consent page asks the owner signed in to the web app

@@ -51,7 +51,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     live = LiveServer()
     with Hoard(vault, base / "state", watch=True) as hoard:
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
-        web, code = build_web(hoard, tokens, show_private=True)
+        web, code = build_web(hoard, tokens, show_private=True, private_writes=True)
         url = live.url
         oauth = HoardOAuth(open_grants(base / "state"), tokens, url, f"{url}/mcp")
         oauth.owner = WebOwner(web.sessions)

@@ -72,7 +72,7 @@ class Retirement:
                 "vault_archive",
                 rel,
                 lambda: current.revision,
-                lambda: self._archivable(rel, current, expected_revision),
+                lambda: self._archivable(rel, current, expected_revision, caller),
                 caller=caller,
             )
             inbound = self._inbound(rel, caller)
@@ -116,12 +116,14 @@ class Retirement:
             if p != rel and (seen is None or seen(p))
         ]
 
-    def _archivable(self, rel: str, current: Current, expected_revision: str) -> bytes:
-        """The gate of vault_archive: the note exists, is not private, and is the revision
-        the caller read."""
+    def _archivable(
+        self, rel: str, current: Current, expected_revision: str, caller: Caller
+    ) -> bytes:
+        """The gate of vault_archive: the note exists, is not a private note the caller may
+        not change, and is the revision the caller read."""
         if current.raw is None:
             raise NotFound(f"no note at {rel!r}", path=rel)
-        if gates.is_private(rel, self.core.config):
+        if gates.private_locked(rel, caller, self.core.config):
             raise PrivateNote(
                 f"{rel!r} is a private note: it is never archived through the server", path=rel
             )

@@ -51,13 +51,20 @@ async def _hoard_error(request: Request, exc: Exception) -> Response:
 
 
 def build_web(
-    hoard: Hoard, tokens: CallerFile, *, show_private: bool, secure_cookies: bool = False
+    hoard: Hoard,
+    tokens: CallerFile,
+    *,
+    show_private: bool,
+    private_writes: bool = False,
+    secure_cookies: bool = False,
 ) -> tuple[WebGuard, str]:
     """The web app (an ASGI app for ``/``; its ``sessions`` also sign the owner in to the JSON
     API, see :func:`hoard.surfaces.web.api_session.api_session`) and a one-time sign-in code
     for the owner. ``secure_cookies`` marks its cookies ``Secure`` even on plain http: the
-    public address is https and a TLS proxy in front speaks http to hoard."""
-    sessions, desk = hoard.owner_tools(tokens)
+    public address is https and a TLS proxy in front speaks http to hoard. ``private_writes``
+    lets the owner's sessions edit, move and archive private notes: only for a server that
+    no other machine reaches (bound to loopback, no public address)."""
+    sessions, desk = hoard.owner_tools(tokens, private_writes=private_writes)
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=True)
     filters.install(env)
     templates = Jinja2Templates(env=env)

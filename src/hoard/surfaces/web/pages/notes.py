@@ -130,6 +130,7 @@ async def note_page(request: Request) -> Response:
         "claims": _claims(request, read.path, read.revision),
         "synthesis": web.hoard.honesty.synthesis_status(read.path, caller=caller),
         "private": web.hoard.access.is_private(read.path),
+        "private_lock": web.hoard.access.private_lock(read.path, caller=caller),
     }
     ctx.update(history_of(request, read.path, read.content.encode("utf-8")))
     ctx["saved"] = unquote(request.cookies.get(SAVED_COOKIE, "")) == read.path
