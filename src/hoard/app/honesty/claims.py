@@ -8,11 +8,11 @@ same subject, property and scope, and a claim can be superseded only once.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable
 
 from hoard.adapters.ledger.honesty_schema import MAX_VALUE, clean_text
+from hoard.adapters.ledger.honesty_tables import ClaimRow, ClaimsTable, NewClaim
 from hoard.adapters.ledger.store import new_id
 from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, HashCache
@@ -30,12 +30,6 @@ from hoard.core.policy import Caller
 from hoard.core.times import iso_instant, parse_instant
 
 LIST_LIMIT = 1000
-
-_COLUMNS = (
-    "c.claim_id, c.subject, c.property, c.scope, c.value, c.source_path, c.source_revision, "
-    "c.valid_from, c.valid_until, c.supersedes, s.claim_id, c.caller, c.recorded_at"
-)
-_FROM = "FROM claims c LEFT JOIN claims s ON s.supersedes = c.claim_id"
 
 Window = tuple[float | None, float | None]
 """A claim's validity window in epoch seconds: ``[valid_from, valid_until)``."""
@@ -73,6 +67,7 @@ class ClaimBook:
     def __init__(self, deps: Deps, cache: HashCache) -> None:
         self.deps = deps
         self.cache = cache
+        self.table = ClaimsTable(deps.ledger)
 
     def record(
         self,
@@ -108,34 +103,41 @@ class ClaimBook:
         revision = self.cache.revision(rel)
         claim_id = new_id(10)
         now = time.time()
-        with self.deps.ledger.transaction() as conn:
-            if supersedes is not None:
-                self._check_supersedes(conn, supersedes, subject, prop, scope, caller)
-            conn.execute(
-                "INSERT INTO claims(claim_id, subject, property, scope, value, source_path, "
-                "source_revision, valid_from, valid_until, supersedes, caller, recorded_at) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-                (claim_id, subject, prop, scope, value, rel, revision, start, end, supersedes,
-                 caller.name, now),
-            )  # fmt: skip
+        old_id = _claim_id(supersedes)
+        claim = NewClaim(
+            claim_id=claim_id,
+            subject=subject,
+            property=prop,
+            scope=scope,
+            value=value,
+            source_path=rel,
+            source_revision=revision,
+            valid_from=start,
+            valid_until=end,
+            supersedes=supersedes,
+            caller=caller.name,
+            recorded_at=now,
+        )
+        self.table.insert(
+            claim,
+            superseded_id=old_id,
+            vet_superseded=lambda row: self._check_supersedes(
+                row, str(old_id), subject, prop, scope, caller
+            ),
+        )
         return ClaimRecordResult(claim_id, revision, rel, supersedes, iso_instant(now))
 
     def _check_supersedes(
         self,
-        conn: sqlite3.Connection,
-        old_id: object,
+        row: ClaimRow | None,
+        old_id: str,
         subject: str,
         prop: str,
         scope: str,
         caller: Caller,
     ) -> None:
-        if not isinstance(old_id, str) or not old_id.strip():
-            raise InvalidArgument("supersedes must be a claim id", field="supersedes")
-        row = conn.execute(
-            f"SELECT {_COLUMNS} {_FROM} WHERE c.claim_id = ?", (old_id.strip(),)
-        ).fetchone()
         seen = self.deps.access.visibility(caller=caller)
-        if row is None or (seen is not None and not seen(row[5])):
+        if row is None or (seen is not None and not seen(str(row[5]))):
             raise NotFound(f"no claim {old_id!r} to supersede", claim_id=old_id)
         old = _info(row)
         if (old.subject, old.property, old.scope) != (subject, prop, scope):
@@ -153,11 +155,8 @@ class ClaimBook:
                 superseded_by=old.superseded_by,
             )
 
-    def _rows(self, where: str, params: tuple[object, ...]) -> list[tuple[ClaimInfo, Window]]:
-        with self.deps.ledger.read() as conn:
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} {_FROM} WHERE {where} ORDER BY c.seq", params
-            ).fetchall()
+    @staticmethod
+    def _rows(rows: list[ClaimRow]) -> list[tuple[ClaimInfo, Window]]:
         return [(_info(r), _window(r)) for r in rows]
 
     def _visible(
@@ -173,16 +172,12 @@ class ClaimBook:
         self, subject: str | None = None, source_path: str | None = None, *, caller: Caller
     ) -> ClaimListResult:
         require_scope(caller, "read")
-        where, params = ["1"], []
-        if subject is not None:
-            where.append("c.subject = ?")
-            params.append(clean_text(subject, "subject"))
+        wanted = None if subject is None else clean_text(subject, "subject")
+        rel: str | None = None
         if source_path is not None:
             rel = normalize_note_path(source_path)
             self.deps.access.check_visible(rel, caller=caller)
-            where.append("c.source_path = ?")
-            params.append(rel)
-        rows, hidden = self._visible(self._rows(" AND ".join(where), tuple(params)), caller)
+        rows, hidden = self._visible(self._rows(self.table.matching(wanted, rel)), caller)
         claims = [c for c, _ in rows]
         return ClaimListResult(claims[:LIST_LIMIT], len(claims) > LIST_LIMIT, hidden)
 
@@ -203,7 +198,7 @@ class ClaimBook:
         moment = time.time() if at is None else parse_instant(at, "at")
         budget = budget or Budget()
         rows, hidden = self._visible(
-            self._rows("c.subject = ? AND c.property = ? AND c.scope = ?", (subject, prop, scope)),
+            self._rows(self.table.for_key(subject, prop, scope)),
             caller,
         )
         live = [c for c, _ in rows if c.live]
@@ -283,6 +278,15 @@ class ClaimBook:
             valid_from=claim.valid_from,
             valid_until=claim.valid_until,
         )
+
+
+def _claim_id(supersedes: object) -> str | None:
+    """The id of the claim ``supersedes`` names (``None``: it supersedes none)."""
+    if supersedes is None:
+        return None
+    if not isinstance(supersedes, str) or not supersedes.strip():
+        raise InvalidArgument("supersedes must be a claim id", field="supersedes")
+    return supersedes.strip()
 
 
 def _valid_at(window: Window, moment: float) -> bool:

@@ -7,7 +7,6 @@ Registrations are rows, never updated: the current registration of a path is its
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hoard.adapters.ledger.honesty_schema import DISCLAIMER
+from hoard.adapters.ledger.honesty_tables import Registration, SynthesisTable
 from hoard.adapters.ledger.store import new_id
 from hoard.app.deps import Deps
 from hoard.app.honesty.budget import Budget, FileState, HashCache
@@ -37,15 +37,6 @@ from hoard.core.times import iso_instant
 MAX_SOURCES = 32
 
 
-@dataclass(frozen=True, slots=True)
-class Registration:
-    registration_id: str
-    path: str
-    caller: str
-    created_at: float
-    sources: tuple[tuple[str, str], ...]
-
-
 @dataclass
 class Walk:
     """What one response has learned so far: file states and registrations, shared by every
@@ -62,6 +53,7 @@ class SynthesisBook:
     def __init__(self, deps: Deps, cache: HashCache) -> None:
         self.deps = deps
         self.cache = cache
+        self.table = SynthesisTable(deps.ledger)
 
     # -- registering ---------------------------------------------------------------------------
 
@@ -92,26 +84,13 @@ class SynthesisBook:
         recorded = [(src, self.cache.revision(src)) for src in wanted]
         reg_id = new_id(10)
         now = time.time()
-        with self.deps.ledger.transaction() as conn:
-            before = conn.execute(
-                "SELECT registration_id FROM syntheses WHERE path = ? ORDER BY seq DESC LIMIT 1",
-                (rel,),
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO syntheses(registration_id, path, caller, created_at) VALUES(?,?,?,?)",
-                (reg_id, rel, caller.name, now),
-            )
-            conn.executemany(
-                "INSERT INTO synthesis_sources(registration_id, position, path, revision) "
-                "VALUES(?,?,?,?)",
-                [(reg_id, i, src, rev) for i, (src, rev) in enumerate(recorded)],
-            )
+        before = self.table.register(reg_id, rel, caller.name, now, recorded)
         return SynthesisRegisterResult(
             path=rel,
             sources=[SynthesisSource(src, rev) for src, rev in recorded],
             registration_id=reg_id,
             created_at=iso_instant(now),
-            replaces=None if before is None else str(before[0]),
+            replaces=before,
         )
 
     # -- reading registrations -----------------------------------------------------------------
@@ -121,47 +100,25 @@ class SynthesisBook:
             return walk.registrations[path]
         if walk is not None:
             if walk.summaries is None:
-                with self.deps.ledger.read() as conn:
-                    walk.summaries = {
-                        r[0] for r in conn.execute("SELECT DISTINCT path FROM syntheses")
-                    }
+                walk.summaries = self.table.summary_paths()
             if path not in walk.summaries:
                 walk.registrations[path] = None
                 return None
-        with self.deps.ledger.read() as conn:
-            row = conn.execute(
-                "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
-                "ORDER BY seq DESC LIMIT 1",
-                (path,),
-            ).fetchone()
-            reg = None if row is None else _load(conn_rows(conn, row[0]), path, row)
+        reg = self.table.latest(path)
         if walk is not None:
             walk.registrations[path] = reg
         return reg
 
     def registered(self, paths: list[str]) -> set[str]:
         """Which of ``paths`` are registered summaries (one query)."""
-        if not paths:
-            return set()
-        marks = ",".join("?" * len(paths))
-        with self.deps.ledger.read() as conn:
-            rows = conn.execute(
-                f"SELECT DISTINCT path FROM syntheses WHERE path IN ({marks})", tuple(paths)
-            ).fetchall()
-        return {str(r[0]) for r in rows}
+        return self.table.registered_among(paths)
 
     def history(self, path: str, *, caller: Caller) -> SynthesisHistoryResult:
         require_scope(caller, "read")
         rel = normalize_note_path(path)
         self.deps.access.check_visible(rel, caller=caller)
         seen = self.deps.access.visibility(caller=caller)
-        with self.deps.ledger.read() as conn:
-            rows = conn.execute(
-                "SELECT registration_id, caller, created_at FROM syntheses WHERE path = ? "
-                "ORDER BY seq DESC",
-                (rel,),
-            ).fetchall()
-            regs = [_load(conn_rows(conn, r[0]), rel, r) for r in rows]
+        regs = self.table.history(rel)
         return SynthesisHistoryResult(
             rel,
             [
@@ -264,18 +221,6 @@ class SynthesisBook:
         shared = budget.as_dict()
         # A warning means something is wrong: a current summary has none.
         return {p: [_warning(r, shared)] for p, r in results.items() if r.state != "current"}
-
-
-def _load(sources: list[tuple[str, str]], path: str, row: tuple[Any, ...]) -> Registration:
-    return Registration(str(row[0]), path, str(row[1]), float(row[2]), tuple(sources))
-
-
-def conn_rows(conn: sqlite3.Connection, registration_id: str) -> list[tuple[str, str]]:
-    rows = conn.execute(
-        "SELECT path, revision FROM synthesis_sources WHERE registration_id = ? ORDER BY position",
-        (registration_id,),
-    ).fetchall()
-    return [(str(p), str(v)) for p, v in rows]
 
 
 def _drift(
