@@ -18,6 +18,7 @@ from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.graph import backlinks, resolve_many
+from hoard.adapters.index.lookups import paths_with_stem
 from hoard.adapters.ledger.records import Proposal
 from hoard.app.writes.common import add_index_line, index_path_for, links_to
 from hoard.app.writes.write_path import WritePath
@@ -161,10 +162,7 @@ class Moves:
         self.core.deps.ensure_fresh()
         conn = self.core.deps.index.reader()
         dst_skey = note_keys(dst)[1]
-        keep_stem = not any(
-            p != rel
-            for (p,) in conn.execute("SELECT path FROM notes WHERE stem_key = ?", (dst_skey,))
-        )
+        keep_stem = not any(p != rel for p in paths_with_stem(conn, dst_skey))
 
         def rewritten(src: str, raw: bytes, out_folder: str) -> bytes:
             try:

@@ -4,10 +4,10 @@ sees, and how the page looks afterwards."""
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from hoard.adapters.index.lookups import Reader, opening_texts
 from hoard.adapters.search.rerank import MAX_TEXT_CHARS, Reranker, RerankFailed, rerank_shortlist
 from hoard.app.access import Visible
 from hoard.core.choices import RerankChoice, SearchEngine
@@ -39,22 +39,9 @@ def should_rerank(mode: RerankChoice, contested: bool, engine: SearchEngine) -> 
     return mode == "on" or contested
 
 
-def note_texts(conn: sqlite3.Connection, paths: list[str]) -> dict[str, str]:
-    """Title and the start of the body of each note, from the index."""
-    if not paths:
-        return {}
-    marks = ",".join("?" * len(paths))
-    rows = conn.execute(
-        f"SELECT n.path, f.title, substr(f.body, 1, {MAX_TEXT_CHARS}) "
-        f"FROM notes n JOIN notes_fts f ON f.rowid = n.id WHERE n.path IN ({marks})",
-        paths,
-    )
-    return {path: f"{title}\n{body}" for path, title, body in rows}
-
-
 def rerank_hits(
     reranker: Reranker,
-    conn: sqlite3.Connection,
+    reader: Reader,
     query: str,
     hits: list[SearchHit],
     shortlist: int,
@@ -64,7 +51,9 @@ def rerank_hits(
     score of the slot it lands in, so scores still descend down the page. Raises
     :class:`~hoard.adapters.search.rerank.RerankFailed` when the model gives no usable answer."""
     head, tail = hits[:shortlist], hits[shortlist:]
-    texts = note_texts(conn, [h.path for h in head if not is_private(h.path)])
+    texts = opening_texts(
+        reader(), [h.path for h in head if not is_private(h.path)], MAX_TEXT_CHARS
+    )
     order = rerank_shortlist(
         reranker,
         query,
@@ -103,7 +92,7 @@ def rerank_step(
     mode: RerankChoice,
     contested: bool,
     engine: SearchEngine,
-    reader: Callable[[], sqlite3.Connection],
+    reader: Reader,
     query: str,
     hits: list[SearchHit],
     shortlist: int,
@@ -131,7 +120,7 @@ def rerank_step(
     seen = still_seen(hits, visibility_now())
     dropped = len(hits) - len(seen)
     try:
-        order = rerank_hits(reranker, reader(), query, seen, shortlist, is_private)
+        order = rerank_hits(reranker, reader, query, seen, shortlist, is_private)
     except RerankFailed as exc:
         log.warning("rerank failed: %s", exc)
         return Step(seen, engine, error=f"{exc}; the BM25 order stands", dropped=dropped)

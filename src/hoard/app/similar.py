@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hoard.adapters.index.lookups import indexed_among, is_indexed, titles_and_folders
 from hoard.adapters.semantic.service import Semantic
 from hoard.app.deps import Deps
 from hoard.core.errors import InvalidArgument, NotFound
@@ -75,7 +76,7 @@ class Similar:
         never ``rel`` itself. Empty when semantic search is off, the model is not loaded or
         no vector exists yet: a hint never fails or slows a preflight by a model load in a
         server (a one-shot process loads it when vectors exist)."""
-        if self.semantic is None or not self.semantic.path.is_file():
+        if self.semantic is None or not self.semantic.has_vectors():
             return []
         try:
             self.semantic.prepare()
@@ -94,11 +95,7 @@ class Similar:
         the builder's next pass), in their order."""
         if not paths:
             return []
-        marks = ",".join("?" * len(paths))
-        conn = self.deps.index.reader()
-        found = {
-            r[0] for r in conn.execute(f"SELECT path FROM notes WHERE path IN ({marks})", paths)
-        }
+        found = indexed_among(self.deps.index.reader(), paths)
         return [p for p in paths if p in found]
 
     def similar(self, path: str, limit: int = 10, *, caller: Caller) -> SimilarResult:
@@ -110,7 +107,7 @@ class Similar:
         self.deps.access.check_visible(rel, caller=caller)
         self.deps.ensure_fresh()
         conn = self.deps.index.reader()
-        if conn.execute("SELECT 1 FROM notes WHERE path=?", (rel,)).fetchone() is None:
+        if not is_indexed(conn, rel):
             raise NotFound(f"no note at {rel!r}", path=rel)
         if self.semantic is None:
             return self._none(rel, t0, "semantic search is off ([semantic] enabled = false)")
@@ -119,14 +116,7 @@ class Similar:
         if near is None:
             status = self.semantic.status()
             return self._none(rel, t0, status.error or f"the model is {status.state}")
-        marks = ",".join("?" * len(near))
-        rows = {
-            p: (title, folder)
-            for p, title, folder in conn.execute(
-                f"SELECT path, title, folder FROM notes WHERE path IN ({marks})",
-                [p for p, _ in near],
-            )
-        }
+        rows = titles_and_folders(conn, [p for p, _ in near])
         hits = [
             SimilarHit(p, rows[p][0], round(score, 6), rows[p][1]) for p, score in near if p in rows
         ]

@@ -176,6 +176,10 @@ class Semantic:
 
     # -- answering ------------------------------------------------------------------------------
 
+    def has_vectors(self) -> bool:
+        """Does the vector store exist on disk (it may still be empty)?"""
+        return self.path.is_file()
+
     def status(self) -> SemanticStatus:
         embedded = len(self.store) if self.store is not None else 0
         return SemanticStatus(self._state, embedded, self._notes, self.error)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.index.lookups import others_with_stem
 from hoard.adapters.ledger import kept
 from hoard.adapters.ledger.records import Proposal, Records
 from hoard.adapters.vcs.git import Git, GitFailed
@@ -167,11 +168,7 @@ class WriteCore:
         """Other notes with the same file name, from the index (enough of them that the
         ones a caller may see still fill the hints after the protected ones are dropped)."""
         _, skey = note_keys(rel)
-        rows = self.deps.index.reader().execute(
-            "SELECT path FROM notes WHERE stem_key = ? AND path != ? ORDER BY path LIMIT 200",
-            (skey, rel),
-        )
-        return [r[0] for r in rows]
+        return others_with_stem(self.deps.index.reader(), skey, rel, limit=200)
 
     def propose(
         self,
