@@ -14,7 +14,7 @@ from typing import Any
 
 from hoard.adapters.fs.atomic import sweep_staging
 from hoard.adapters.fs.config_file import load_config
-from hoard.adapters.fs.places import default_state_dir
+from hoard.adapters.fs.places import default_state_dir, make_private_dir
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.fs.watcher import Watcher
 from hoard.adapters.index.store import Index, ProgressFn
@@ -66,7 +66,7 @@ def checked_state_dir(vault: Vault, state_dir: Path | None) -> Path:
     state = (state_dir or default_state_dir(vault.root)).resolve()
     if state == vault.root or state.is_relative_to(vault.root):
         raise InvalidArgument("the state folder must be outside the vault", state_dir=str(state))
-    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private_dir(state)
     return state
 
 

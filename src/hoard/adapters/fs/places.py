@@ -11,3 +11,8 @@ def default_state_dir(vault: Path) -> Path:
     real = vault.resolve()
     digest = hashlib.sha256(str(real).encode()).hexdigest()[:12]
     return Path(base) / "hoard" / f"{real.name or 'vault'}-{digest}"
+
+
+def make_private_dir(path: Path) -> None:
+    """Create the folder ``path`` and its parents (owner-only when it is new)."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -126,6 +126,43 @@ class Vault:
         except OSError:
             return 0
 
+    def file_key(self, rel: str) -> tuple[int, int, int, int] | None:
+        """``(device, inode, mtime_ns, size)`` of the regular file at ``rel`` from one
+        ``lstat`` (no reading); ``None`` when it is gone or not a regular file. Equal keys
+        name the same file in the same state, so a hash taken of it still holds."""
+        try:
+            st = os.lstat(self.root / rel)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def plain_bytes(self, rel: str) -> bytes | None:
+        """The bytes of the file at ``rel`` (``None``: absent), opened without following a
+        symlink: a symlink or anything else that cannot be opened so is refused."""
+        try:
+            fd = os.open(self.root / rel, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise PathRejected(f"{rel!r} is not a plain file", path=rel) from exc
+        with os.fdopen(fd, "rb") as f:
+            return f.read()
+
+    def regular_bytes(self, rel: str) -> bytes | None:
+        """The bytes at ``rel`` when it is a regular file and no symlink, else ``None``."""
+        full = self.root / rel
+        return full.read_bytes() if full.is_file() and not full.is_symlink() else None
+
+    def has_entry(self, rel: str) -> bool:
+        """Is there anything at ``rel`` (a symlink counts by what it points to)?"""
+        return (self.root / rel).exists()
+
+    def has_file(self, rel: str) -> bool:
+        """Is ``rel`` a regular file (or a symlink to one)?"""
+        return (self.root / rel).is_file()
+
     def read_full(self, path: str, cap: int) -> tuple[str, bytes]:
         rel, data, size = self.read_note(path, max_bytes=cap + 1)
         if size > cap:

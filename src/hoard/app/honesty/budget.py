@@ -7,8 +7,6 @@ at before each file check, never enforced by interrupting a read.
 
 from __future__ import annotations
 
-import os
-import stat
 import threading
 import time
 from collections import OrderedDict
@@ -132,16 +130,10 @@ class HashCache:
         self._entries: OrderedDict[str, tuple[_Key, str]] = OrderedDict()
 
     def _key(self, rel: str) -> _Key | None:
-        full = os.path.join(self.vault.root, rel)
-        try:
-            st = os.lstat(full)
-        except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            return None  # read_note decides what this is
-        # The key names the file (device, inode) and its state; a hash cached for it was
-        # taken through read_note's safe path, so the bytes it describes are the same ones.
-        return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+        # Not a regular file: read_note decides what this is. The key names the file
+        # (device, inode) and its state; a hash cached for it was taken through read_note's
+        # safe path, so the bytes it describes are the same ones.
+        return self.vault.file_key(rel)
 
     def revision(self, rel: str) -> str:
         """The revision of the note at ``rel`` now, outside any budget; refusals raise

@@ -109,15 +109,14 @@ class WorkTree:
             if data is None:
                 atomic.unlink(vault, path)
             else:
-                old = vault.root / path
-                held = old.read_bytes() if old.is_file() and not old.is_symlink() else None
+                held = vault.regular_bytes(path)
                 if held == data:
                     return False
                 atomic.replace(vault, path, data, "sync", previous=held)
         except NotFound:
             return False
         except HoardError as exc:
-            if data is None and not (vault.root / path).exists():
+            if data is None and not vault.has_entry(path):
                 return False
             raise exc
         return True

@@ -9,14 +9,13 @@ commit), without the note contract.
 
 from __future__ import annotations
 
-import os
 from typing import Literal
 
 from hoard.adapters.fs import atomic
 from hoard.app.sync.job import SyncJob
 from hoard.app.writes.write_path import WritePath
 from hoard.core import gates
-from hoard.core.errors import InvalidArgument, NotFound, PathRejected
+from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.note import revision_of
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import Caller
@@ -104,14 +103,7 @@ class Resolver:
 
     def _read(self, rel: str) -> bytes | None:
         """A file's bytes (``None``: absent); a symlink or anything but a file is refused."""
-        try:
-            fd = os.open(self.core.vault.root / rel, os.O_RDONLY | os.O_NOFOLLOW)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise PathRejected(f"{rel!r} is not a plain file", path=rel) from exc
-        with os.fdopen(fd, "rb") as f:
-            return f.read()
+        return self.core.vault.plain_bytes(rel)
 
     def _replace(self, rel: str, before: bytes | None, data: bytes, caller: Caller) -> int:
         core = self.core

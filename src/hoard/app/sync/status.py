@@ -63,14 +63,14 @@ class SyncReport:
         except GitFailed:
             return []
         found = []
-        root = self.job.core.vault.root
+        vault = self.job.core.vault
         for raw in sorted(set(out.split(b"\0"))):
             path = raw.decode("utf-8", "surrogateescape")
             original = conflict_of(path) if path else None
-            if original is not None and (root / path).is_file():
+            if original is not None and vault.has_file(path):
                 found.append(OpenConflict(original, path))
         for theirs, mine in self.job.state.renamed or []:
-            if (root / theirs).is_file() and (root / mine).is_file():
+            if vault.has_file(theirs) and vault.has_file(mine):
                 found.append(OpenConflict(theirs, mine, "renamed"))
         return found
 
