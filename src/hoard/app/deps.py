@@ -7,7 +7,6 @@ never the façade, so nothing in the app layer imports :mod:`hoard.app.hoard`.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import TypeVar
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.store import Index
 from hoard.adapters.ledger.store import Ledger
+from hoard.adapters.store_errors import DatabaseError
 from hoard.app.access import Access
 from hoard.core.config import Config
 from hoard.core.errors import Busy
@@ -55,7 +55,7 @@ class Deps:
         a ``busy`` error says to try again shortly. Never a crash."""
         try:
             return read()
-        except sqlite3.DatabaseError as exc:
+        except DatabaseError as exc:
             self.index_failed(exc)
             if fallback is None:
                 raise Busy(

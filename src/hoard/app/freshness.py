@@ -4,7 +4,6 @@ deep check of a long-running server, and the one-at-a-time repair of a failing i
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 import time
 
@@ -12,6 +11,7 @@ from hoard.adapters.fs.background import run_at_low_priority
 from hoard.adapters.fs.watcher import Watcher
 from hoard.adapters.index.store import Index, IndexUntrusted
 from hoard.adapters.search.typos import Vocabulary
+from hoard.adapters.store_errors import StoreError
 
 log = logging.getLogger("hoard")
 
@@ -129,7 +129,7 @@ class IndexKeeper:
             self.index.sync()
             self.walked()
             caught_up = True
-        except (sqlite3.Error, OSError) as exc:
+        except (StoreError, OSError) as exc:
             self._failed_at = time.monotonic()
             log.error("index repair failed (%s: %s); retrying later", type(exc).__name__, exc)
         except Exception:

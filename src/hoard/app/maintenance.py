@@ -3,10 +3,9 @@ the startup report, vault_policy and vault_request_access."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from hoard.adapters.index.graph import broken_links
 from hoard.adapters.index.store import ProgressFn, SyncReport
+from hoard.adapters.store_errors import DatabaseError
 from hoard.app.deps import Deps
 from hoard.app.freshness import IndexKeeper
 from hoard.core.contract import check_contract
@@ -91,7 +90,7 @@ class Maintenance:
         index = self.deps.index
         try:
             report = index.rebuild(progress) if rebuild else index.sync(progress)
-        except sqlite3.DatabaseError as exc:  # a broken or distrusted index: build it anew
+        except DatabaseError as exc:  # a broken or distrusted index: build it anew
             index.last_problem = f"index is unusable: {exc}"
             report, rebuild = index.rebuild(progress), True
         self.keeper.walked()

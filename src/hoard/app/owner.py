@@ -5,7 +5,6 @@ Everything here is for the vault owner (a signed-in web session), never for an a
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Callable, Sized
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from hoard.adapters.ledger import activity, kept
 from hoard.adapters.ledger.activity import ArchivedRow, ExpiredProposal
 from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import AccessRequest
+from hoard.adapters.store_errors import DatabaseError
 from hoard.app.callers import CallerFile, known_callers, require_known_caller
 from hoard.app.deps import Deps
 from hoard.core import gates
@@ -149,7 +149,7 @@ class OwnerDesk:
         """Changes whenever the ledger records anything the owner's pages show, and whenever
         the index takes in notes changed outside hoard (another editor, a ``git pull``): the
         watcher applies those as they happen; without it, this runs the stat walk."""
-        with contextlib.suppress(sqlite3.DatabaseError):
+        with contextlib.suppress(DatabaseError):
             self.deps.ensure_fresh()
         return f"{activity.change_stamp(self.deps.ledger)}-{self.deps.index.generation}"
 

@@ -5,7 +5,6 @@ page, typo corrections in the answer."""
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass, replace
 from typing import cast
@@ -15,6 +14,7 @@ from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import Reranker
 from hoard.adapters.search.types import SearchOutcome, SearchRequest
 from hoard.adapters.semantic.service import Semantic
+from hoard.adapters.store_errors import StoreError
 from hoard.app.access import Visible
 from hoard.app.deps import Deps
 from hoard.app.fields import FieldListing, checked_offset, unfiltered
@@ -221,7 +221,7 @@ class SearchFlow:
             return self.searcher.search(req), None
         except HoardError:
             raise
-        except (sqlite3.Error, OSError) as exc:
+        except (StoreError, OSError) as exc:
             log.warning("search fell back to a substring scan: %s", exc)
             self.keeper.schedule_repair()
             error = f"index unusable ({type(exc).__name__}: {exc}); answered by a substring scan"
