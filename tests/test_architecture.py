@@ -1,6 +1,7 @@
 """The shape of the code, checked on every run: layers whose imports point down
 only, no import cycles, no import tucked inside a function to dodge one, surfaces that call
-the app rather than an adapter, and small modules and functions.
+the app rather than an adapter, an app that holds rules only (no SQL, no file access: both
+live behind adapters), and small modules and functions.
 
 Layers, low to high: ``core`` (pure) → ``adapters`` (I/O) → ``app`` (use-cases) →
 ``surfaces`` (MCP, CLI, HTTP, web) and the ``benchmark`` tooling beside them.
@@ -188,6 +189,89 @@ def test_the_core_does_no_io() -> None:
         if layer_of(i.module) == 0 and i.target.split(".")[0] in io_modules
     ]
     assert found == []
+
+
+DRIVER_MODULES = {"sqlite3", "os", "io", "shutil", "tempfile"}
+"""Modules a use-case never imports: the database driver and direct file access."""
+
+SQL_CALLS = {"execute", "executemany", "executescript"}
+FILE_CALLS = {
+    "read_bytes",
+    "read_text",
+    "write_bytes",
+    "write_text",
+    "lstat",
+    "stat",
+    "fdopen",
+    "is_file",
+    "is_dir",
+    "is_symlink",
+    "exists",
+    "mkdir",
+    "iterdir",
+}
+"""Methods that reach the file system: on a use-case's side these would be ``Path`` calls."""
+
+
+def io_calls(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """``(line, what)`` for each SQL statement run, file opened or file looked at in
+    ``tree``: a call of ``open``, of an ``os``/``io`` function, or of a method named in
+    :data:`SQL_CALLS` or :data:`FILE_CALLS`."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "open":
+            yield node.lineno, "open()"
+        elif isinstance(func, ast.Attribute):
+            owner = func.value.id if isinstance(func.value, ast.Name) else None
+            if owner in DRIVER_MODULES:
+                yield node.lineno, f"{owner}.{func.attr}()"
+            elif func.attr in SQL_CALLS or func.attr in FILE_CALLS:
+                yield node.lineno, f".{func.attr}()"
+
+
+def test_the_app_runs_no_sql_and_touches_no_file_itself() -> None:
+    found = [
+        f"{m}:{line} calls {what}"
+        for m, path in modules().items()
+        if m.startswith("hoard.app")
+        for line, what in io_calls(parsed(path))
+    ]
+    assert found == []
+
+
+def test_the_app_imports_neither_the_database_driver_nor_file_access() -> None:
+    found = [
+        f"{i.module}:{i.line} imports {i.target}"
+        for i in hoard_imports()
+        if i.module.startswith("hoard.app") and i.target.split(".")[0] in DRIVER_MODULES
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "conn.execute('SELECT 1')",
+        "self.deps.index.reader().executemany('INSERT', [])",
+        "conn.executescript('')",
+        "open('x')",
+        "os.open(p, os.O_RDONLY)",
+        "os.lstat(p)",
+        "(root / rel).read_bytes()",
+        "path.write_text('x')",
+        "p.stat().st_size",
+        "(root / rel).is_file()",
+    ],
+)
+def test_the_io_check_finds_a_statement_or_a_file_access(source: str) -> None:
+    assert list(io_calls(ast.parse(source))) != []
+
+
+def test_the_io_check_lets_adapter_calls_through() -> None:
+    source = "self.table.latest(p); vault.plain_bytes(p); atomic.replace(v, p, b'', 'x')"
+    assert list(io_calls(ast.parse(source))) == []
 
 
 def test_there_is_no_import_cycle_between_hoard_modules() -> None:
