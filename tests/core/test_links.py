@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from hoard.core.links import extract_links, link_key, note_keys, pick_target
+from hoard.core.links import (
+    Resolution,
+    extract_links,
+    link_key,
+    name_key,
+    note_keys,
+    pick_target,
+    resolve_key,
+)
 
 
 def parts(text: str) -> list[tuple[str, str | None, str | None, bool, int]]:
@@ -134,3 +142,31 @@ def test_a_path_style_key_resolves_by_its_trailing_folders() -> None:
 
 def test_no_hits_is_unresolved() -> None:
     assert pick_target("hue", "", [], []) is None
+
+
+def test_a_name_key_folds_case_accents_and_spacing() -> None:
+    assert name_key("  Café   ÜBER Lamp ") == name_key("cafe uber lamp") == "cafe uber lamp"
+
+
+def test_a_file_name_wins_over_an_alias() -> None:
+    assert resolve_key("hue", "", [], ["tech/hue.md"], ["b.md"]) == Resolution(
+        "tech/hue.md", "name"
+    )
+
+
+def test_a_path_hit_says_it_resolved_by_path() -> None:
+    assert resolve_key("tech/hue", "", ["tech/hue.md"], [], []).by == "path"
+
+
+def test_an_alias_of_one_note_resolves_to_it() -> None:
+    assert resolve_key("x", "", [], [], ["a.md", "a.md"]) == Resolution("a.md", "alias")
+
+
+def test_an_alias_two_notes_share_resolves_to_neither_and_lists_both() -> None:
+    assert resolve_key("x", "", [], [], ["b.md", "a.md"]) == Resolution(
+        None, None, ("a.md", "b.md")
+    )
+
+
+def test_nothing_matching_is_broken_without_candidates() -> None:
+    assert resolve_key("x", "", [], [], []) == Resolution(None)

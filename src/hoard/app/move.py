@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
-from hoard.adapters.index.graph import backlinks, resolve_many
+from hoard.adapters.index.graph import backlinks, resolve_links
 from hoard.adapters.index.lookups import paths_with_stem
 from hoard.adapters.ledger.records import Proposal
 from hoard.app.writes.common import add_index_line, index_path_for, links_to
@@ -25,7 +25,7 @@ from hoard.app.writes.write_path import WritePath
 from hoard.core import gates, relink
 from hoard.core.errors import Busy, Exists, InvalidArgument, IoError, NotFound, PrivateNote
 from hoard.core.gates import Current
-from hoard.core.links import extract_links, link_key, note_keys
+from hoard.core.links import Resolution, extract_links, link_key, note_keys
 from hoard.core.models import MovedFile, MoveResult
 from hoard.core.note import revision_of
 from hoard.core.paths import folder_of, stem_of
@@ -169,12 +169,12 @@ class Moves:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 return raw
-            hits = resolve_many(conn, [(link_key(ln), src) for ln in _targets(text)])
+            hits = resolve_links(conn, [(link_key(ln), src) for ln in _targets(text)])
             rebase = src == rel and folder_of(rel) != folder_of(dst)
             return relink.rewrite(
                 text,
                 src,
-                lambda t: hits.get((link_key(t), src)) == rel,
+                lambda t: _names_moved(hits.get((link_key(t), src)), rel),
                 lambda t: relink.wikilink_target(t, dst, keep_stem),
                 lambda p: dst if p == rel else (p if rebase else None),
                 out_folder,
@@ -282,6 +282,12 @@ class Moves:
             caller=caller,
             confirming=True,
         )
+
+
+def _names_moved(hit: Resolution | None, rel: str) -> bool:
+    """Whether a link to ``rel`` must be rewritten when the note moves: one that finds it by
+    path or file name. A link by alias still finds it (the alias moves with the note)."""
+    return hit is not None and hit.path == rel and hit.by in ("path", "name")
 
 
 def _targets(text: str) -> list[str]:

@@ -113,10 +113,17 @@ class Reading:
         more = len(out) > size or len(back) > size or page.timed_out
 
         def shown(o: Outgoing) -> OutgoingLink:
-            # A link to a note the caller may not see reads exactly like a broken link.
+            # A link to a note the caller may not see reads exactly like a broken link; of
+            # the notes sharing an alias, only those the caller sees are named.
             hidden = o.resolved_path is not None and seen is not None and not seen(o.resolved_path)
             resolved, is_broken = (None, True) if hidden else (o.resolved_path, o.broken)
-            return OutgoingLink(o.target, resolved, is_broken, o.heading, o.alias, o.embed, o.line)
+            by = None if hidden else o.resolved_by
+            among = [p for p in o.ambiguous if seen is None or seen(p)]
+            if len(among) == 1:
+                resolved, is_broken, by, among = among[0], False, "alias", []
+            return OutgoingLink(
+                o.target, resolved, is_broken, o.heading, o.alias, o.embed, o.line, by, among
+            )
 
         outs = [shown(o) for o in out[:size]]
         return LinksResult(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n]{1,500}?)\]\]")
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
@@ -40,6 +41,14 @@ def note_keys(path: str) -> tuple[str, str]:
     """``(path_key, stem_key)`` of a note path: what links to it look like."""
     pkey = link_key(path)
     return pkey, pkey.rpartition("/")[2]
+
+
+def name_key(name: str) -> str:
+    """The key an alias matches a link by: case- and diacritic-insensitive
+    (``Café Ünïcode`` and ``cafe unicode`` are one key), spaces collapsed."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
 
 
 def extract_links(text: str) -> list[WikiLink]:
@@ -75,6 +84,39 @@ def extract_links(text: str) -> list[WikiLink]:
                 )
             )
     return out
+
+
+ResolvedBy = Literal["path", "name", "alias"]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Where a link goes and which way it got there; ``path`` is ``None`` when the link is
+    broken, and then ``ambiguous`` lists the notes that share the alias it names."""
+
+    path: str | None
+    by: ResolvedBy | None = None
+    ambiguous: tuple[str, ...] = ()
+
+
+def resolve_key(
+    key: str,
+    src_folder: str,
+    path_hits: list[str],
+    stem_hits: list[str],
+    alias_hits: list[str],
+) -> Resolution:
+    """Resolve one link key: by path or file name first (:func:`pick_target`), then by a
+    frontmatter alias of exactly one note (``alias_hits``: the notes with an alias whose
+    :func:`name_key` equals the link's). An alias two notes share resolves to neither: the
+    link is ambiguous, never a guess."""
+    found = pick_target(key, src_folder, path_hits, stem_hits)
+    if found is not None:
+        return Resolution(found, "path" if "/" in key else "name")
+    unique = tuple(sorted(set(alias_hits)))
+    if len(unique) == 1:
+        return Resolution(unique[0], "alias")
+    return Resolution(None, None, unique)
 
 
 def pick_target(

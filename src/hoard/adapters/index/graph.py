@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from hoard.adapters.index.deadline import interrupting, is_interrupt
-from hoard.core.links import note_keys, pick_target
+from hoard.core.links import Resolution, ResolvedBy, name_key, note_keys, resolve_key
 from hoard.core.paths import folder_of
 
 
@@ -19,6 +19,8 @@ class Outgoing:
     alias: str | None
     embed: bool
     line: int
+    resolved_by: ResolvedBy | None = None
+    ambiguous: tuple[str, ...] = ()
 
 
 _CHUNK = 500  # bound parameters per IN (...) query
@@ -38,11 +40,27 @@ def _lookup(conn: sqlite3.Connection, column: str, keys: set[str]) -> dict[str, 
     return out
 
 
-def resolve_many(
+def _aliases(conn: sqlite3.Connection, keys: set[str]) -> dict[str, list[str]]:
+    """Note paths by alias key."""
+    out: dict[str, list[str]] = {}
+    ordered = sorted(keys)
+    for i in range(0, len(ordered), _CHUNK):
+        chunk = ordered[i : i + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        sql = (
+            "SELECT n.path, k.name_key FROM note_names k JOIN notes n ON n.id = k.note "
+            f"WHERE k.name_key IN ({marks})"
+        )
+        for path, key in conn.execute(sql, chunk):
+            out.setdefault(key, []).append(path)
+    return out
+
+
+def resolve_links(
     conn: sqlite3.Connection, links: list[tuple[str, str]]
-) -> dict[tuple[str, str], str | None]:
-    """Resolve ``(target_key, source path)`` pairs to note paths (None: broken), with two
-    batched lookups instead of queries per link. Same rules as :func:`pick_target`."""
+) -> dict[tuple[str, str], Resolution]:
+    """Resolve ``(target_key, source path)`` pairs, with a few batched lookups instead of
+    queries per link. Same rules as :func:`resolve_key`."""
     path_keys: set[str] = set()
     stem_keys: set[str] = set()
     for key, src in links:
@@ -53,18 +71,33 @@ def resolve_many(
         stem_keys.add(key.rpartition("/")[2])
     by_path = _lookup(conn, "path_key", path_keys)
     by_stem = _lookup(conn, "stem_key", stem_keys)
-    return {(key, src): _pick(key, src, by_path, by_stem) for key, src in links}
+    unresolved = {key for key, src in links if _pick(key, src, by_path, by_stem).path is None}
+    names = _aliases(conn, {name_key(k) for k in unresolved}) if unresolved else None
+    return {(key, src): _pick(key, src, by_path, by_stem, names) for key, src in links}
+
+
+def resolve_many(
+    conn: sqlite3.Connection, links: list[tuple[str, str]]
+) -> dict[tuple[str, str], str | None]:
+    """The note path each ``(target_key, source path)`` resolves to (None: broken)."""
+    return {k: r.path for k, r in resolve_links(conn, links).items()}
 
 
 def _pick(
-    key: str, src: str, by_path: dict[str, list[str]], by_stem: dict[str, list[str]]
-) -> str | None:
-    """:func:`pick_target` for one link, given candidate notes by path key and stem key."""
+    key: str,
+    src: str,
+    by_path: dict[str, list[str]],
+    by_stem: dict[str, list[str]],
+    aliases: dict[str, list[str]] | None = None,
+) -> Resolution:
+    """:func:`resolve_key` for one link, given candidate notes by path key, stem key and
+    (when given) alias key."""
     folder = folder_of(src)
     hits = list(by_path.get(key, ()))
     if folder:
         hits += by_path.get(f"{folder.lower()}/{key}", [])
-    return pick_target(key, folder, hits, by_stem.get(key.rpartition("/")[2], []))
+    by_alias = aliases.get(name_key(key), []) if aliases else []
+    return resolve_key(key, folder, hits, by_stem.get(key.rpartition("/")[2], []), by_alias)
 
 
 def outgoing(
@@ -76,22 +109,28 @@ def outgoing(
         "ORDER BY line, rowid LIMIT ? OFFSET ?",
         (note_id, limit, offset),
     ).fetchall()
-    hits = resolve_many(conn, [(key, src_path) for _, key, *_ in rows])
+    hits = resolve_links(conn, [(key, src_path) for _, key, *_ in rows])
     out = []
     for target, key, heading, alias, embed, line in rows:
-        hit = hits[(key, src_path)]
-        out.append(Outgoing(target, hit, hit is None, heading, alias, bool(embed), line))
+        r = hits[(key, src_path)]
+        out.append(
+            Outgoing(
+                target, r.path, r.path is None, heading, alias, bool(embed), line, r.by, r.ambiguous
+            )
+        )
     return out
 
 
 def backlinks(conn: sqlite3.Connection, path: str) -> list[str]:
     """Notes with a link that resolves to ``path``. Every such link ends in the note's stem
-    (plain, path-style or folder-relative), so the stem key finds all candidates."""
+    (plain, path-style or folder-relative) or names one of its aliases, so the stem key
+    and the note's alias keys find all candidates."""
     _, skey = note_keys(path)
     rows = conn.execute(
         "SELECT DISTINCT n.path, l.target_key FROM links l JOIN notes n ON n.id = l.src "
-        "WHERE l.stem_key = ?",
-        (skey,),
+        "WHERE l.stem_key = ? OR l.name_key IN (SELECT k.name_key FROM note_names k "
+        "JOIN notes t ON t.id = k.note WHERE t.path = ?)",
+        (skey, path),
     ).fetchall()
     hits = resolve_many(conn, [(key, src) for src, key in rows])
     return sorted({src for src, key in rows if hits[(key, src)] == path})
@@ -104,12 +143,17 @@ def broken_links(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
     for path, pkey, skey in conn.execute("SELECT path, path_key, stem_key FROM notes"):
         by_path.setdefault(pkey, []).append(path)
         by_stem.setdefault(skey, []).append(path)
+    aliases: dict[str, list[str]] = {}
+    for path, nkey in conn.execute(
+        "SELECT n.path, k.name_key FROM note_names k JOIN notes n ON n.id = k.note"
+    ):
+        aliases.setdefault(nkey, []).append(path)
     out = []
     for src, target, key, line in conn.execute(
         "SELECT n.path, l.target, l.target_key, l.line FROM links l JOIN notes n ON n.id = l.src "
         "ORDER BY n.path, l.line"
     ):
-        if _pick(key, src, by_path, by_stem) is None:
+        if _pick(key, src, by_path, by_stem, aliases).path is None:
             out.append((src, target, line))
     return out
 

@@ -18,7 +18,7 @@ from hoard.core.filters import field_key, updated_key
 from hoard.core.fold import alt_text
 from hoard.core.frontmatter import parse_yaml_block, split_frontmatter
 from hoard.core.globs import matches
-from hoard.core.links import link_key, note_keys
+from hoard.core.links import link_key, name_key, note_keys
 from hoard.core.note import NoteDoc, parse_note
 from hoard.core.paths import folder_of
 from hoard.core.segment import glued_text, segmented_text
@@ -87,6 +87,7 @@ def delete_note(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM notes_fts WHERE rowid=?", (row[0],))
     conn.execute("DELETE FROM links WHERE src=?", (row[0],))
     conn.execute("DELETE FROM note_tags WHERE note=?", (row[0],))
+    conn.execute("DELETE FROM note_names WHERE note=?", (row[0],))
     conn.execute("DELETE FROM notes WHERE id=?", (row[0],))
 
 
@@ -106,12 +107,15 @@ class PreparedNote:
     fts: tuple[str, str, str, str, str, str, str, str]
     """``notes_fts`` columns: path, title (with aliases), tags, body, frontmatter, alt,
     and the n-grams of space-less scripts in the title and the body (empty without them)."""
-    links: list[tuple[str, str, str, str | None, str | None, int, int]]
+    links: list[tuple[str, str, str, str, str | None, str | None, int, int]]
     """``links`` columns after ``src``."""
     fields: tuple[str | None, str | None, str | None] = (None, None, None)
     """``type_key``, ``status_key``, ``updated``: what the search filters compare."""
     tags: list[tuple[str, str]] = field(default_factory=list)
     """``note_tags`` rows after ``note``: each distinct tag as written and its key."""
+    names: list[tuple[str, str]] = field(default_factory=list)
+    """``note_names`` rows after ``note``: the key of each alias, which a link names the
+    note by when no file name or path matches it."""
 
 
 def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | None:
@@ -153,11 +157,13 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
         ),
         fields=filter_fields(doc.frontmatter),
         tags=list({field_key(t): (t, field_key(t)) for t in doc.tags}.values()),
+        names=_names(doc),
         links=[
             (
                 ln.target,
                 link_key(ln.target),
                 link_key(ln.target).rpartition("/")[2],
+                name_key(link_key(ln.target)),
                 ln.heading,
                 ln.alias,
                 int(ln.embed),
@@ -213,10 +219,21 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
         )
     if note.links:
         conn.executemany(
-            "INSERT INTO links(src, target, target_key, stem_key, heading, alias, embed, "
-            "line) VALUES(?,?,?,?,?,?,?,?)",
+            "INSERT INTO links(src, target, target_key, stem_key, name_key, heading, alias, "
+            "embed, line) VALUES(?,?,?,?,?,?,?,?,?)",
             [(rowid, *ln) for ln in note.links],
         )
+
+    if note.names:
+        conn.executemany(
+            "INSERT INTO note_names(note, name_key, kind) VALUES(?,?,?)",
+            [(rowid, *n) for n in note.names],
+        )
+
+
+def _names(doc: NoteDoc) -> list[tuple[str, str]]:
+    """``(key, kind)`` of each distinct alias: what a link may name the note by."""
+    return [(key, "alias") for key in dict.fromkeys(name_key(a) for a in doc.aliases) if key]
 
 
 def upsert_note(

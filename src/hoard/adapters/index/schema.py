@@ -7,7 +7,7 @@ import json
 
 from hoard.core.config import Config
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 SCHEMA = f"""
@@ -58,6 +58,7 @@ CREATE TABLE links(
   target TEXT NOT NULL,
   target_key TEXT NOT NULL,
   stem_key TEXT NOT NULL,
+  name_key TEXT NOT NULL,
   heading TEXT,
   alias TEXT,
   embed INTEGER NOT NULL,
@@ -66,6 +67,14 @@ CREATE TABLE links(
 CREATE INDEX links_src ON links(src);
 CREATE INDEX links_target_key ON links(target_key);
 CREATE INDEX links_stem_key ON links(stem_key);
+CREATE INDEX links_name_key ON links(name_key);
+CREATE TABLE note_names(
+  note INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  name_key TEXT NOT NULL,
+  kind TEXT NOT NULL
+);
+CREATE INDEX note_names_key ON note_names(name_key);
+CREATE INDEX note_names_note ON note_names(note);
 """
 
 

@@ -97,6 +97,11 @@ class OutgoingLink:
     alias: str | None = None
     embed: bool = False
     line: int = 0
+    resolved_by: str | None = None
+    """How the link found its note: ``path``, ``name`` (the file name) or ``alias`` (a
+    frontmatter alias); ``None`` when it is broken."""
+    ambiguous: list[str] = field(default_factory=list)
+    """A broken link whose alias more than one note shares: those notes."""
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,8 @@ DESCRIPTIONS = {
     "bytes) and parsed frontmatter. Large notes are read in byte ranges (offset, next_offset).",
     "vault_list": "List a folder of the vault as it is on disk now (notes, folders, sizes, times).",
     "vault_links": "A note's outgoing wikilinks (resolved or broken) and the notes that link "
-    "to it.",
+    "to it. Each link says how it resolved (resolved_by: path, name or a frontmatter alias); "
+    "a broken link whose alias several notes share lists them in ambiguous.",
     "vault_policy": "What this caller may do here: scopes, write mode, private and protected "
     "globs, active grants.",
     "vault_request_access": "Ask the vault owner for a time-limited grant to see protected "
