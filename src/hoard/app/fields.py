@@ -86,4 +86,4 @@ class FieldListing:
         rel = (normalize_rel_path(folder, allow_root=True) or None) if folder else None
         self.keeper.ensure_fresh()
         counted = self.index.tags(self.deps.access.visibility(caller=caller), rel)
-        return TagsResult([TagCount(t, n) for t, n in counted], rel)
+        return TagsResult([TagCount(t, n, src) for t, n, src in counted], rel)

@@ -10,6 +10,7 @@ from typing import Any
 from hoard.core.frontmatter import FrontmatterError, parse_yaml_block, split_frontmatter
 from hoard.core.links import WikiLink, extract_links
 from hoard.core.paths import stem_of
+from hoard.core.tags import inline_tags
 
 _H1 = re.compile(r"#[ \t]+(\S.*?)[ \t#]*")
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
@@ -62,6 +63,8 @@ class NoteDoc:
     links: list[WikiLink]
     problems: list[FrontmatterError] = field(default_factory=list)
     """Why parsing was partial (bad UTF-8, bad YAML...): indexed anyway, reported by check."""
+    inline_tags: list[str] = field(default_factory=list)
+    """``#tags`` written in the body (``tags`` holds the frontmatter's)."""
 
 
 def _strings(value: Any) -> list[str]:
@@ -117,4 +120,5 @@ def parse_note(path: str, raw: bytes, title_keys: tuple[str, ...] = ("aliases",)
         frontmatter_text=split.yaml_text,
         links=extract_links(text),
         problems=problems,
+        inline_tags=inline_tags(body),
     )

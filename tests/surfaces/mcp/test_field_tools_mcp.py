@@ -59,8 +59,8 @@ async def test_vault_tags_counts_tags(hoard: Hoard) -> None:
         result = await c.call_tool("vault_tags", {})
         tools = {t.name: t for t in (await c.list_tools()).tools}
     assert result.structured_content["tags"][:2] == [
-        {"tag": "b", "count": 2},
-        {"tag": "c", "count": 2},
+        {"tag": "b", "count": 2, "source": "frontmatter"},
+        {"tag": "c", "count": 2, "source": "frontmatter"},
     ]
     ann = tools["vault_tags"].annotations
     assert ann is not None and ann.read_only_hint is True

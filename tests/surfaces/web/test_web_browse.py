@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.helpers import note_text as note
+from tests.helpers import wait_until
+
 from .support import Site
 
 
@@ -28,3 +31,23 @@ def test_browse_shows_titles_and_hides_the_config_and_dot_files(
     assert link.inner_text() == "Hue Bridge Firmware Runbook"
     item = link.locator("xpath=..")
     assert "hue-bridge.md" in item.inner_text()
+
+
+def test_a_tag_written_inline_is_listed_and_has_its_page(owner_page: Any, site: Site) -> None:
+    body = "Pairs with the bridge over #zigbee-mesh/radio. Ticket #314 is not a tag.\n"
+    path = site.vault / "tech" / "inline-tagged.md"
+    path.write_text(note("Inline tagged radio", body), encoding="utf-8")
+    page = owner_page
+    try:
+
+        def listed() -> bool:
+            page.goto(f"{site.url}/browse")
+            return "zigbee-mesh/radio" in page.inner_text("p.tags")
+
+        wait_until(listed)
+        assert "314" not in page.inner_text("p.tags")
+        page.click("p.tags >> text=zigbee-mesh/radio")
+        page.wait_for_url("**/tags/zigbee-mesh/radio")
+        assert "Inline tagged radio" in page.inner_text("main")
+    finally:
+        path.unlink()

@@ -8,25 +8,26 @@ import sqlite3
 from typing import Any
 
 from hoard.adapters.index.graph import resolve_many
+from hoard.core.filters import field_key
 from hoard.core.links import link_key
 
 
 def tag_counts(conn: sqlite3.Connection, limit: int = 500) -> list[tuple[str, int]]:
+    """Each tag, in frontmatter or inline, with the number of notes that carry it."""
     rows = conn.execute(
-        "SELECT j.value, count(*) FROM notes, json_each(notes.fm_json, '$.tags') AS j "
-        "WHERE notes.fm_json IS NOT NULL AND json_valid(notes.fm_json) AND j.type = 'text' "
-        "GROUP BY j.value ORDER BY count(*) DESC, j.value LIMIT ?",
+        "SELECT min(tag), count(*) FROM note_tags GROUP BY tag_key "
+        "ORDER BY count(*) DESC, min(tag) LIMIT ?",
         (limit,),
     ).fetchall()
     return [(str(t), int(n)) for t, n in rows]
 
 
 def notes_tagged(conn: sqlite3.Connection, tag: str, limit: int = 500) -> list[tuple[str, str]]:
+    """The notes carrying ``tag`` (in frontmatter or inline, in any case), by path."""
     rows = conn.execute(
-        "SELECT notes.path, notes.title FROM notes, json_each(notes.fm_json, '$.tags') AS j "
-        "WHERE notes.fm_json IS NOT NULL AND json_valid(notes.fm_json) AND j.value = ? "
-        "ORDER BY notes.path LIMIT ?",
-        (tag, limit),
+        "SELECT n.path, n.title FROM note_tags t JOIN notes n ON n.id = t.note "
+        "WHERE t.tag_key = ? ORDER BY n.path LIMIT ?",
+        (field_key(tag), limit),
     ).fetchall()
     return [(str(p), str(t)) for p, t in rows]
 

@@ -111,8 +111,9 @@ class PreparedNote:
     """``links`` columns after ``src``."""
     fields: tuple[str | None, str | None, str | None] = (None, None, None)
     """``type_key``, ``status_key``, ``updated``: what the search filters compare."""
-    tags: list[tuple[str, str]] = field(default_factory=list)
-    """``note_tags`` rows after ``note``: each distinct tag as written and its key."""
+    tags: list[tuple[str, str, str]] = field(default_factory=list)
+    """``note_tags`` rows after ``note``: each distinct tag as written, its key and where
+    the note has it (``frontmatter``, ``inline`` or ``both``)."""
     names: list[tuple[str, str]] = field(default_factory=list)
     """``note_names`` rows after ``note``: the key of each alias, which a link names the
     note by when no file name or path matches it."""
@@ -148,7 +149,7 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
         fts=(
             fs.path[:-3] if fs.path.endswith(".md") else fs.path,
             title_text,
-            " ".join(doc.tags),
+            " ".join([*doc.tags, *doc.inline_tags]),
             doc.body,
             doc.frontmatter_text,
             " ".join(filter(None, (alt_text(words), glued_text(title_text + " " + doc.body)))),
@@ -156,7 +157,7 @@ def prepare_note(vault: Vault, config: Config, fs: FileStat) -> PreparedNote | N
             segmented_text(doc.body) if words else "",
         ),
         fields=filter_fields(doc.frontmatter),
-        tags=list({field_key(t): (t, field_key(t)) for t in doc.tags}.values()),
+        tags=tag_rows(doc.tags, doc.inline_tags),
         names=_names(doc),
         links=[
             (
@@ -214,7 +215,7 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
         )
     if note.tags:
         conn.executemany(
-            "INSERT INTO note_tags(note, tag, tag_key) VALUES(?,?,?)",
+            "INSERT INTO note_tags(note, tag, tag_key, source) VALUES(?,?,?,?)",
             [(rowid, *t) for t in note.tags],
         )
     if note.links:
@@ -229,6 +230,20 @@ def insert_prepared(conn: sqlite3.Connection, note: PreparedNote, fresh: bool) -
             "INSERT INTO note_names(note, name_key, kind) VALUES(?,?,?)",
             [(rowid, *n) for n in note.names],
         )
+
+
+def tag_rows(frontmatter: list[str], inline: list[str]) -> list[tuple[str, str, str]]:
+    """``(tag, key, source)`` for each distinct tag key, spelt as it is first written (the
+    frontmatter's spelling first)."""
+    rows: dict[str, tuple[str, str, str]] = {}
+    for source, tags in (("frontmatter", frontmatter), ("inline", inline)):
+        for tag in tags:
+            key = field_key(tag)
+            if key not in rows:
+                rows[key] = (tag, key, source)
+            elif rows[key][2] != source:
+                rows[key] = (rows[key][0], key, "both")
+    return list(rows.values())
 
 
 def _names(doc: NoteDoc) -> list[tuple[str, str]]:

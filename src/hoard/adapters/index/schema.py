@@ -7,7 +7,7 @@ import json
 
 from hoard.core.config import Config
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 SCHEMA = f"""
@@ -34,7 +34,8 @@ CREATE INDEX notes_updated ON notes(updated);
 CREATE TABLE note_tags(
   note INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
   tag TEXT NOT NULL,
-  tag_key TEXT NOT NULL
+  tag_key TEXT NOT NULL,
+  source TEXT NOT NULL
 );
 CREATE INDEX note_tags_key ON note_tags(tag_key, tag);
 CREATE INDEX note_tags_note ON note_tags(note, tag_key);

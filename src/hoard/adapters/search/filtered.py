@@ -96,22 +96,26 @@ def list_notes(
 
 def tag_counts(
     conn: sqlite3.Connection, visible: Visible | None, folder: str | None
-) -> list[tuple[str, int]]:
-    """Each tag (as most notes write it) with the number of visible notes carrying it,
-    most used first. Counted by SQL; the tags of notes the caller cannot see are then
-    taken off (there are few of those, and the visibility test is Python)."""
+) -> list[tuple[str, int, str]]:
+    """Each tag (as most notes write it) with the number of visible notes carrying it and
+    where they write it (``frontmatter``, ``inline`` or ``both``), most used first. Counted
+    by SQL; the tags of notes the caller cannot see are then taken off (there are few of
+    those, and the visibility test is Python)."""
     where, params = "", []
     if folder:
         where, params = " AND n.path >= ? AND n.path < ?", list(folder_range(folder))
     spellings: dict[str, dict[str, int]] = {}
+    sources: dict[str, dict[str, int]] = {}
     sql = (
-        "SELECT t.tag_key, t.tag, COUNT(*) FROM note_tags t JOIN notes n ON n.id = t.note "
-        f"WHERE 1{where} GROUP BY t.tag_key, t.tag"
+        "SELECT t.tag_key, t.tag, t.source, COUNT(*) FROM note_tags t "
+        f"JOIN notes n ON n.id = t.note WHERE 1{where} GROUP BY t.tag_key, t.tag, t.source"
         if folder
-        else "SELECT tag_key, tag, COUNT(*) FROM note_tags GROUP BY tag_key, tag"
+        else "SELECT tag_key, tag, source, COUNT(*) FROM note_tags GROUP BY tag_key, tag, source"
     )
-    for key, tag, n in conn.execute(sql, params):
-        spellings.setdefault(key, {})[tag] = n
+    for key, tag, source, n in conn.execute(sql, params):
+        forms = spellings.setdefault(key, {})
+        forms[tag] = forms.get(tag, 0) + n
+        sources.setdefault(key, {})[source] = sources.get(key, {}).get(source, 0) + n
     if visible is not None:
         hidden = [
             nid
@@ -122,17 +126,23 @@ def tag_counts(
         ]
         for start in range(0, len(hidden), 500):
             ids = hidden[start : start + 500]
-            for key, tag in conn.execute(
-                f"SELECT tag_key, tag FROM note_tags WHERE note IN ({','.join('?' * len(ids))})",
-                ids,
-            ):
+            marks = ",".join("?" * len(ids))
+            sql = f"SELECT tag_key, tag, source FROM note_tags WHERE note IN ({marks})"
+            for key, tag, source in conn.execute(sql, ids):
                 spellings[key][tag] -= 1
+                sources[key][source] -= 1
     named = [
-        (_most_written(forms), total)
-        for forms in spellings.values()
+        (_most_written(forms), total, _source(sources[key]))
+        for key, forms in spellings.items()
         if (total := sum(forms.values())) > 0
     ]
-    return sorted(named, key=lambda tn: (-tn[1], tn[0]))
+    return sorted(named, key=lambda t: (-t[1], t[0]))
+
+
+def _source(counts: dict[str, int]) -> str:
+    """``frontmatter``, ``inline`` or ``both``: where the visible notes write a tag."""
+    kinds = {k for k, n in counts.items() if n > 0}
+    return kinds.pop() if len(kinds) == 1 else "both"
 
 
 def _most_written(forms: dict[str, int]) -> str:
@@ -184,5 +194,5 @@ class FieldIndex:
         ]
         return page, found.hidden, found.next_offset
 
-    def tags(self, visible: Visible | None, folder: str | None) -> list[tuple[str, int]]:
+    def tags(self, visible: Visible | None, folder: str | None) -> list[tuple[str, int, str]]:
         return tag_counts(self.index.reader(), visible, folder)

@@ -134,6 +134,9 @@ class RunResult:
 class TagCount:
     tag: str
     count: int
+    source: str = "frontmatter"
+    """Where the notes write it: ``frontmatter``, ``inline`` (a ``#tag`` in the body) or
+    ``both``."""
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ def register_field_tools(mcp: ToolHost) -> None:
         [
             (
                 vault_tags,
-                "Every tag in the notes you can see, with how many notes carry it, most used "
-                "first. Find the notes of a tag with vault_search filters.",
+                "Every tag in the notes you can see (frontmatter tags and inline #tags), with "
+                "how many notes carry it and where they write it (source: frontmatter, inline "
+                "or both), most used first. Find the notes of a tag with vault_search filters.",
                 READ_ONLY,
             )
         ],

@@ -50,4 +50,4 @@ async def tag_page(request: Request) -> Response:
     return page(request, "tag.html", tag=tag, notes=notes)
 
 
-ROUTES = [Route("/browse", browse_page), Route("/tags/{tag}", tag_page)]
+ROUTES = [Route("/browse", browse_page), Route("/tags/{tag:path}", tag_page)]
