@@ -51,6 +51,12 @@ ClaimStatus = Literal[
 SynthesisState = Literal["current", "stale", "incomplete", "unregistered"]
 """The answer of ``synthesis_status``."""
 
+LinkResolution = Literal["path", "name", "alias"]
+"""How a wikilink found its note: by path, by file name, or by a frontmatter alias."""
+
+TagSource = Literal["frontmatter", "inline", "both"]
+"""Where notes write a tag: in the frontmatter's ``tags``, as ``#tag`` in the body, or both."""
+
 
 def values(choice: Any) -> tuple[str, ...]:
     """The values of a ``Literal`` choice, in order."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Literal
+
+from hoard.core.choices import LinkResolution
 
 _LINK = re.compile(r"(!?)\[\[([^\[\]\n]{1,500}?)\]\]")
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
@@ -86,16 +87,13 @@ def extract_links(text: str) -> list[WikiLink]:
     return out
 
 
-ResolvedBy = Literal["path", "name", "alias"]
-
-
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Where a link goes and which way it got there; ``path`` is ``None`` when the link is
     broken, and then ``ambiguous`` lists the notes that share the alias it names."""
 
     path: str | None
-    by: ResolvedBy | None = None
+    by: LinkResolution | None = None
     ambiguous: tuple[str, ...] = ()
 
 

@@ -6,7 +6,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from hoard.adapters.index.deadline import interrupting, is_interrupt
-from hoard.core.links import Resolution, ResolvedBy, name_key, note_keys, resolve_key
+from hoard.core.choices import LinkResolution
+from hoard.core.links import Resolution, name_key, note_keys, resolve_key
 from hoard.core.paths import folder_of
 
 
@@ -19,7 +20,7 @@ class Outgoing:
     alias: str | None
     embed: bool
     line: int
-    resolved_by: ResolvedBy | None = None
+    resolved_by: LinkResolution | None = None
     ambiguous: tuple[str, ...] = ()
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.index.store import Index
+from hoard.core.choices import TagSource
 from hoard.core.filters import Filters
 from hoard.core.snippet import best_window
 
@@ -96,7 +97,7 @@ def list_notes(
 
 def tag_counts(
     conn: sqlite3.Connection, visible: Visible | None, folder: str | None
-) -> list[tuple[str, int, str]]:
+) -> list[tuple[str, int, TagSource]]:
     """Each tag (as most notes write it) with the number of visible notes carrying it and
     where they write it (``frontmatter``, ``inline`` or ``both``), most used first. Counted
     by SQL; the tags of notes the caller cannot see are then taken off (there are few of
@@ -139,10 +140,12 @@ def tag_counts(
     return sorted(named, key=lambda t: (-t[1], t[0]))
 
 
-def _source(counts: dict[str, int]) -> str:
+def _source(counts: dict[str, int]) -> TagSource:
     """``frontmatter``, ``inline`` or ``both``: where the visible notes write a tag."""
     kinds = {k for k, n in counts.items() if n > 0}
-    return kinds.pop() if len(kinds) == 1 else "both"
+    if kinds == {"frontmatter"}:
+        return "frontmatter"
+    return "inline" if kinds == {"inline"} else "both"
 
 
 def _most_written(forms: dict[str, int]) -> str:
@@ -194,5 +197,5 @@ class FieldIndex:
         ]
         return page, found.hidden, found.next_offset
 
-    def tags(self, visible: Visible | None, folder: str | None) -> list[tuple[str, int, str]]:
+    def tags(self, visible: Visible | None, folder: str | None) -> list[tuple[str, int, TagSource]]:
         return tag_counts(self.index.reader(), visible, folder)

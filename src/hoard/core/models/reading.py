@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hoard.core.choices import SearchEngine, SimilarEngine
+from hoard.core.choices import LinkResolution, SearchEngine, SimilarEngine, TagSource
 from hoard.core.result_warnings import ResultWarning
 
 # Result types are frozen (a use-case builds a new one rather than changing one it handed
@@ -97,7 +97,7 @@ class OutgoingLink:
     alias: str | None = None
     embed: bool = False
     line: int = 0
-    resolved_by: str | None = None
+    resolved_by: LinkResolution | None = None
     """How the link found its note: ``path``, ``name`` (the file name) or ``alias`` (a
     frontmatter alias); ``None`` when it is broken."""
     ambiguous: list[str] = field(default_factory=list)
@@ -134,7 +134,7 @@ class RunResult:
 class TagCount:
     tag: str
     count: int
-    source: str = "frontmatter"
+    source: TagSource = "frontmatter"
     """Where the notes write it: ``frontmatter``, ``inline`` (a ``#tag`` in the body) or
     ``both``."""
 
