@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from hoard.app.hoard import Hoard
-from hoard.core.policy import Caller
+from hoard.core.policy import OWNER, Caller
 from hoard.surfaces.mcp.server import HoardMCP
 
 pytestmark = pytest.mark.anyio
@@ -104,3 +104,24 @@ async def test_an_alias_link_still_resolves_after_its_note_moves_and_is_left_as_
     assert out["Hue Bridge"]["resolved_path"] == "home/bridge.md"
     assert out["Hue Bridge"]["resolved_by"] == "alias"
     assert "tech/desk.md" in (await links(hoard, ok, "home/bridge.md"))["backlinks"]
+
+
+async def test_a_protected_note_sharing_an_alias_is_never_named_to_a_caller_who_cannot_see_it(
+    write_note: Callable[..., Path], open_hoard: Callable[..., Hoard], ok: Any, vault: Path
+) -> None:
+    write_note("secret/plan.md", "Plan", extra="aliases: [Big Plan]\n")
+    write_note("tech/plan-notes.md", "Notes", extra="aliases: [big plan]\n")
+    write_note("tech/desk.md", "Desk", "See [[Big Plan]].")
+    (vault / "hoard.toml").write_text('protected = ["secret/**"]\n', encoding="utf-8")
+    hoard = open_hoard()
+    async with Client(HoardMCP(hoard, OWNER).server) as c:
+        owner = ok(await c.call_tool("vault_links", {"path": "tech/desk.md"}))
+    assert owner["outgoing"][0]["ambiguous"] == ["secret/plan.md", "tech/plan-notes.md"]
+    data = await links(hoard, ok, "tech/desk.md")
+    assert "secret" not in str(data)
+    (link,) = data["outgoing"]
+    assert (link["resolved_path"], link["resolved_by"], link["ambiguous"]) == (
+        "tech/plan-notes.md",
+        "alias",
+        [],
+    )
