@@ -4,15 +4,24 @@ of the link graph, as a caller who may not see protected notes without a grant."
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from hoard.adapters.index.graph import LinkPage, Outgoing, link_page, note_id
 from hoard.adapters.index.rows import frontmatter_of
 from hoard.app.deps import Deps
 from hoard.app.honesty import Budget, Honesty
 from hoard.core.byte_window import utf8_window
-from hoard.core.errors import InvalidArgument, NotFound, Protected, TooLarge
-from hoard.core.models import LinksResult, ListEntry, ListResult, OutgoingLink, ReadResult
+from hoard.core.errors import HoardError, InvalidArgument, NotFound, Protected, TooLarge
+from hoard.core.models import (
+    LinksResult,
+    ListEntry,
+    ListResult,
+    NotePart,
+    OutgoingLink,
+    ReadResult,
+)
 from hoard.core.note import revision_of
+from hoard.core.parts import block_span, has_part, section_span
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import Caller
 from hoard.core.result_warnings import EncodingWarning, ResultWarning, time_budget_warning
@@ -37,8 +46,17 @@ class Reading:
         return self.deps.vault.note_size(path)
 
     def read(
-        self, path: str, offset: int = 0, max_bytes: int | None = None, *, caller: Caller
+        self,
+        path: str,
+        offset: int = 0,
+        max_bytes: int | None = None,
+        *,
+        caller: Caller,
+        heading: str | None = None,
+        block: str | None = None,
     ) -> ReadResult:
+        """The note's bytes from ``offset`` on; or, given a ``heading`` or a ``block`` id,
+        that part alone (``offset`` then counts from the part's start) with its byte range."""
         self.deps.access.require("read", caller=caller)
         self.deps.access.check_visible(normalize_note_path(path), caller=caller)
         ceiling = self.deps.config.limits.read_max_bytes
@@ -54,7 +72,9 @@ class Reading:
                 size=size,
             )
         size = len(raw)
-        content, end, valid = utf8_window(raw, offset, window)
+        part = _part(rel, raw, heading, block)
+        data = raw if part is None else raw[part.start : part.end]
+        content, end, valid = utf8_window(data, offset, window)
         warnings: list[ResultWarning] = []
         if not valid:
             warnings.append(
@@ -70,10 +90,11 @@ class Reading:
             size=size,
             content=content,
             offset=offset,
-            next_offset=end if end < size else None,
-            truncated=end < size,
+            next_offset=end if end < len(data) else None,
+            truncated=end < len(data),
             frontmatter=frontmatter_of(raw),
             warnings=warnings,
+            part=part,
         )
 
     def list(
@@ -125,17 +146,72 @@ class Reading:
                 o.target, resolved, is_broken, o.heading, o.alias, o.embed, o.line, by, among
             )
 
-        outs = [shown(o) for o in out[:size]]
+        outs = _check_parts(self.deps, [shown(o) for o in out[:size]])
         return LinksResult(
             path=rel,
             outgoing=outs,
             backlinks=back[:size],
-            broken=list(dict.fromkeys(o.target for o in outs if o.broken)),
+            broken=list(dict.fromkeys(_named(o) for o in outs if o.broken)),
             offset=offset,
             next_offset=offset + size if more and not page.timed_out else None,
             truncated=more,
             warnings=[time_budget_warning(budget_ms, found=bool(out))] if page.timed_out else [],
         )
+
+
+def _check_parts(deps: Deps, links: list[OutgoingLink]) -> list[OutgoingLink]:
+    """Links to a heading or block the target note lacks are broken (``resolved_path``
+    still names the note); each target is read once."""
+    have: dict[str, bytes | None] = {}
+    out = []
+    for link in links:
+        path = link.resolved_path
+        if path is None or link.broken or not link.heading:
+            out.append(link)
+            continue
+        if path not in have:
+            have[path] = _raw(deps, path)
+        raw = have[path]
+        missing = raw is not None and not has_part(raw, link.heading)
+        out.append(replace(link, broken=True) if missing else link)
+    return out
+
+
+def _raw(deps: Deps, path: str) -> bytes | None:
+    try:
+        _, raw, size = deps.vault.read_note(path, max_bytes=READ_HARD_CAP + 1)
+    except HoardError:  # gone or unreadable since it was indexed: not a part's fault
+        return None
+    return raw if size <= READ_HARD_CAP else None
+
+
+def _named(link: OutgoingLink) -> str:
+    """A broken link as listed: its target, with the missing part when the note exists."""
+    if link.resolved_path is not None and link.heading:
+        return f"{link.target}#{link.heading}"
+    return link.target
+
+
+def _part(rel: str, raw: bytes, heading: str | None, block: str | None) -> NotePart | None:
+    """The asked part's byte range (``not_found`` naming it when the note has none)."""
+    if heading is not None and block is not None:
+        raise InvalidArgument("give a heading or a block, not both")
+    if heading is not None:
+        if not heading.strip():
+            raise InvalidArgument("heading must not be empty")
+        span = section_span(raw, heading)
+        if span is None:
+            raise NotFound(f"{rel!r} has no heading {heading!r}", path=rel, heading=heading)
+        return NotePart("heading", heading, *span)
+    if block is not None:
+        name = block.strip().removeprefix("^")
+        if not name:
+            raise InvalidArgument("block must be a block id such as ^intro")
+        span = block_span(raw, name)
+        if span is None:
+            raise NotFound(f"{rel!r} has no block ^{name}", path=rel, block=name)
+        return NotePart("block", name, *span)
+    return None
 
 
 def _graph(deps: Deps, rel: str, limit: int, offset: int, deadline: float) -> LinkPage:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from hoard.core.edits import headings
 from hoard.core.frontmatter import split_frontmatter
+from hoard.core.parts import headings
 
 MAX_NAMED = 4
 """Fields or sections named before "and N more"."""

@@ -8,6 +8,9 @@ to a note's text, all or nothing. Pure: text in, text out, no I/O.
 - Sections are ATX headings (``## Text``) outside fenced code; a section runs to the next
   heading of the same or a higher level. Heading text matches after Unicode NFC, whitespace
   folding and case folding; a leading ``##`` in the asked heading gives its level.
+- ``replace_block`` replaces the paragraph or list item marked ``^block-id``
+  (:mod:`hoard.core.parts`); the `` ^block-id`` stays at the end of the new text, so links
+  to the block still resolve.
 - ``find_replace`` counts non-overlapping literal matches in the whole text
   (``str.count``); a count other than ``expected_count`` refuses the whole list.
 - Field and tag edits are :mod:`hoard.core.fm_edit`: only the named keys change.
@@ -16,7 +19,6 @@ to a note's text, all or nothing. Pure: text in, text out, no I/O.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, get_args
@@ -24,6 +26,9 @@ from typing import Any, get_args
 from hoard.core import fm_edit
 from hoard.core.errors import Ambiguous, HoardError, InvalidArgument, NotFound
 from hoard.core.frontmatter import split_frontmatter
+from hoard.core.parts import block_lines, strip_nl
+from hoard.core.parts import heading_key as _heading_key
+from hoard.core.parts import headings as headings  # also named here by its older importers
 
 MAX_EDITS = 100
 """Most edits accepted in one call."""
@@ -50,6 +55,12 @@ class AppendToSection:
 class ReplaceSection:
     heading: str
     level: int | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceBlock:
+    block: str
     text: str
 
 
@@ -85,6 +96,7 @@ Edit = (
     | Prepend
     | AppendToSection
     | ReplaceSection
+    | ReplaceBlock
     | FindReplace
     | SetFields
     | RemoveFields
@@ -97,6 +109,7 @@ OPS = (
     "prepend",
     "append_to_section",
     "replace_section",
+    "replace_block",
     "find_replace",
     "set_fields",
     "remove_fields",
@@ -144,6 +157,7 @@ _KEYS: dict[str, set[str]] = {
     "prepend": {"text"},
     "append_to_section": {"heading", "level", "text"},
     "replace_section": {"heading", "level", "text"},
+    "replace_block": {"block", "text"},
     "find_replace": {"find", "replace", "expected_count"},
     "set_fields": {"fields"},
     "remove_fields": {"keys"},
@@ -167,6 +181,8 @@ def _parse_one(obj: dict[str, Any]) -> Edit:
         return AppendToSection(_str(obj, "heading"), _level(obj), _str(obj, "text"))
     if op == "replace_section":
         return ReplaceSection(_str(obj, "heading"), _level(obj), _str(obj, "text", empty=True))
+    if op == "replace_block":
+        return ReplaceBlock(_str(obj, "block").strip().removeprefix("^"), _str(obj, "text"))
     if op == "find_replace":
         return FindReplace(_str(obj, "find"), _str(obj, "replace", empty=True), _count(obj))
     if op == "set_fields":
@@ -211,18 +227,12 @@ def _at(exc: HoardError, index: int, op: object) -> HoardError:
 
 # -- the document ------------------------------------------------------------------------------
 
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _ASKED = re.compile(r"(#{1,6})[ \t]+(.*)")
 
 
 def newline_of(text: str) -> str:
     crlf = text.count("\r\n")
     return "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
-
-
-def _strip_nl(line: str) -> str:
-    return line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith("\n") else line
 
 
 def _new_lines(text: str, nl: str) -> list[str]:
@@ -245,29 +255,29 @@ class _Doc:
         lines = self.lines
         if not lines and new and self.head and not self.head.endswith("\n"):
             self.head += self.nl  # the closing fence had no newline: the body starts below it
-            new[-1] = _strip_nl(new[-1])
+            new[-1] = strip_nl(new[-1])
         unterminated = bool(lines) and not lines[-1].endswith("\n")
         if stop == len(lines) and unterminated:
             if start == stop and new:
                 lines[-1] += self.nl
-                new[-1] = _strip_nl(new[-1])
+                new[-1] = strip_nl(new[-1])
             elif new:
-                new[-1] = _strip_nl(new[-1])
+                new[-1] = strip_nl(new[-1])
             elif start > 0:
-                lines[start - 1] = _strip_nl(lines[start - 1])
+                lines[start - 1] = strip_nl(lines[start - 1])
         lines[start:stop] = new
 
     def end(self) -> int:
         """Where the body's own text ends: at a ``Related:`` line, else at its end."""
         for i, line in enumerate(self.lines):
-            if _strip_nl(line) == "Related:":
+            if strip_nl(line) == "Related:":
                 return i
         return len(self.lines)
 
     def last_text(self, start: int, stop: int) -> int:
         """The index after the last non-blank line in ``[start, stop)`` (``start`` if none)."""
         for i in range(stop - 1, start - 1, -1):
-            if _strip_nl(self.lines[i]).strip():
+            if strip_nl(self.lines[i]).strip():
                 return i + 1
         return start
 
@@ -276,32 +286,6 @@ def _doc(text: str) -> _Doc:
     split = split_frontmatter(text)
     head, body = text[: split.body_offset], text[split.body_offset :]
     return _Doc(head, body.splitlines(keepends=True), newline_of(text))
-
-
-def _heading_key(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
-
-
-def headings(lines: Sequence[str]) -> list[tuple[int, int, str]]:
-    """``(line index, level, text)`` of the ATX headings outside fenced code."""
-    out: list[tuple[int, int, str]] = []
-    fence: str | None = None
-    for i, line in enumerate(lines):
-        text = _strip_nl(line)
-        f = _FENCE.match(text)
-        if f:
-            mark = f.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not text.strip()[len(mark) :]:
-                fence = None
-            continue
-        if fence is not None:
-            continue
-        m = _ATX.fullmatch(text)
-        if m:
-            out.append((i, len(m.group(1)), (m.group(2) or "").strip()))
-    return out
 
 
 def _section(doc: _Doc, heading: str, level: int | None) -> tuple[int, int]:
@@ -329,6 +313,22 @@ def _section(doc: _Doc, heading: str, level: int | None) -> tuple[int, int]:
             stop = j
             break
     return idx, stop
+
+
+def _replace_block(doc: _Doc, edit: ReplaceBlock) -> None:
+    found = block_lines(doc.lines, edit.block)
+    if found is None:
+        raise NotFound(f"no block ^{edit.block} in the note", block=edit.block)
+    first, end = found
+    marker = f" ^{edit.block}"
+    if strip_nl(doc.lines[end - 1]).strip().startswith("^"):  # the id on a line of its own
+        doc.splice(first, doc.last_text(first, end - 1), _new_lines(edit.text, doc.nl))
+        return
+    new = _new_lines(edit.text, doc.nl)
+    last = strip_nl(new[-1]).rstrip()
+    if not last.endswith(marker.strip()):
+        new[-1] = last + marker + doc.nl
+    doc.splice(first, end, new)
 
 
 def _apply_fields(doc: _Doc, edit: SetFields | RemoveFields | AddTags | RemoveTags) -> None:
@@ -364,6 +364,8 @@ def _apply_one(doc: _Doc, edit: Edit) -> _Doc:
         idx, stop = _section(doc, edit.heading, edit.level)
         new = _new_lines(edit.text, nl) if edit.text.strip("\r\n") else []
         doc.splice(idx + 1, doc.last_text(idx + 1, stop), new)
+    elif isinstance(edit, ReplaceBlock):
+        _replace_block(doc, edit)
     elif isinstance(edit, FindReplace):
         text = doc.text()
         find = edit.find.replace("\r\n", "\n").replace("\n", nl)

@@ -62,6 +62,17 @@ def test_a_note_is_read_with_its_revision_as_a_strong_quoted_etag(api: Api) -> N
     assert r.headers["cache-control"] == "no-store"
 
 
+def test_a_section_is_read_by_heading_with_its_byte_range(api: Api) -> None:
+    c = api.client("owner")
+    r = c.get("/notes/personal-notes/diary.md", params={"heading": "diary"})
+    body = r.json()
+    raw = (api.vault / "personal-notes" / "diary.md").read_bytes()
+    assert r.status_code == 200, body
+    assert body["part"] == {"kind": "heading", "name": "diary", "start": 0, "end": len(raw)}
+    assert body["content"].encode() == raw
+    _error(c.get("/notes/tech/hub.md", params={"block": "^gone"}), 404, "not_found")
+
+
 def test_a_conditional_get_with_the_current_etag_is_304_without_a_body(api: Api) -> None:
     c = api.client("reader")
     tag = c.get("/notes/tech/hub.md").headers["etag"]

@@ -150,6 +150,24 @@ def test_read_a_range(cli):
     assert len(data["content"].encode()) == 10
 
 
+def test_read_a_section_by_heading_prints_its_bytes_and_range(cli, example_vault):
+    code, data, _ = cli("read", "references/homelab-reading-list.md", "--heading", "networking")
+
+    raw = (example_vault / "references" / "homelab-reading-list.md").read_bytes()
+    part = data["part"]
+    assert code == 0
+    assert data["content"].startswith("## Networking\n")
+    assert data["content"].encode() == raw[part["start"] : part["end"]]
+    assert raw[part["end"] - 1 : part["end"] + 22] == b"\n## Storage and backups"
+
+
+def test_read_of_a_missing_block_exits_2_with_not_found(cli):
+    code, _, err = cli("read", "tech/zigbee.md", "--block", "nope", as_json=False)
+
+    assert code == 2
+    assert "not_found" in err and "^nope" in err
+
+
 def test_read_of_a_missing_note_exits_2_with_not_found(cli):
     code, data, _ = cli("read", "tech/missing.md")
 
@@ -324,3 +342,14 @@ def test_the_installed_console_script_searches_the_example_vault(example_vault, 
     data = json.loads(proc.stdout)
     assert data["engine"] == "fts5"
     assert data["results"][0]["path"] == "tech/zigbee.md"
+
+
+def test_a_long_sections_read_says_how_many_of_its_bytes_remain(cli, example_vault):
+    code, out, err = cli(
+        "read", "references/homelab-reading-list.md", "--heading", "networking",
+        "--max-bytes", "10", as_json=False,
+    )  # fmt: skip
+    _, data, _ = cli("read", "references/homelab-reading-list.md", "--heading", "networking")
+    length = data["part"]["end"] - data["part"]["start"]
+    assert code == 0 and out == "## Network"
+    assert f"{length - 10} more bytes; --offset 10" in err

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from hoard.core.choices import LinkResolution, SearchEngine, SimilarEngine, TagSource
 from hoard.core.result_warnings import ResultWarning
@@ -60,6 +60,19 @@ class SimilarResult:
     warnings: list[ResultWarning] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class NotePart:
+    """One part of a note that ``vault_read`` answered with: a section or a block."""
+
+    kind: Literal["heading", "block"]
+    name: str
+    """The heading or block id as asked."""
+    start: int
+    """Byte offset in the file of the part's first line."""
+    end: int
+    """Byte offset in the file just after the part's last line (its newline included)."""
+
+
 @dataclass(frozen=True)
 class ReadResult:
     path: str
@@ -71,6 +84,9 @@ class ReadResult:
     truncated: bool
     frontmatter: dict[str, Any] | None
     warnings: list[ResultWarning] = field(default_factory=list)
+    part: NotePart | None = None
+    """Set when a heading or block was asked: ``offset`` and ``next_offset`` then count
+    from the part's start."""
 
 
 @dataclass(frozen=True, slots=True)

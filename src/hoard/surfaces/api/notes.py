@@ -73,7 +73,8 @@ def _read_ops(hoard: Hoard) -> list[Op]:
 
     def get_note(call: Call) -> Reply:
         p = call.params
-        r = hoard.read(p["path"], p["offset"], p["max_bytes"], caller=call.caller)
+        part = {"heading": p["heading"], "block": p["block"]}
+        r = hoard.read(p["path"], p["offset"], p["max_bytes"], caller=call.caller, **part)
         headers = {"ETag": etag(r.revision)}
         if_none = call.headers.get("if-none-match")
         if if_none is not None and none_match(if_none, r.revision):
@@ -84,6 +85,8 @@ def _read_ops(hoard: Hoard) -> list[Op]:
         NOTE_PATH,
         Param("offset", int, "Byte offset to start at.", 0, minimum=0),
         Param("max_bytes", int, "Most bytes to return.", None, minimum=1),
+        Param("heading", str, "Only the section under this heading (A#B: B inside A).", None),
+        Param("block", str, "Only the paragraph or list item marked with this ^block id.", None),
     )
     return [
         Op("GET", "/notes/{path}/links", "links", "A note's outgoing links and backlinks.",

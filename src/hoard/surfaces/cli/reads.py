@@ -43,6 +43,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("path")
     p.add_argument("--offset", type=int, default=0)
     p.add_argument("--max-bytes", type=int, default=None)
+    part = p.add_mutually_exclusive_group()
+    part.add_argument("--heading", help="only the section under HEADING (A#B: B inside A)")
+    part.add_argument("--block", help="only the paragraph or list item marked ^BLOCK")
 
     p = sub.add_parser("list", help="list a folder of the vault (live, not the index)")
     add_common(p)
@@ -80,11 +83,9 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         )
         emit(args, found, _print_search)
     elif cmd == "read":
-        emit(
-            args,
-            hoard.read(args.path, args.offset, args.max_bytes, caller=hoard.owner),
-            _print_read,
-        )
+        part = {"heading": args.heading, "block": args.block}
+        read = hoard.read(args.path, args.offset, args.max_bytes, caller=hoard.owner, **part)
+        emit(args, read, _print_read)
     elif cmd == "list":
         emit(
             args, hoard.list(args.path, args.recursive, args.limit, caller=hoard.owner), _print_list
@@ -148,9 +149,19 @@ def _print_read(r: Any) -> None:
     sys.stdout.write(r.content)
     if r.truncated:
         print(
-            f"\n[… {r.size - (r.next_offset or 0)} more bytes; --offset {r.next_offset}]",
+            f"\n[… {_length(r) - (r.next_offset or 0)} more bytes; --offset {r.next_offset}]",
             file=sys.stderr,
         )
+
+
+def _length(r: Any) -> int:
+    """The bytes that ``offset`` counts over: the part's when one was read, else the note's."""
+    part = r.part
+    if part is None:
+        return int(r.size)
+    if isinstance(part, dict):
+        return int(part["end"]) - int(part["start"])
+    return int(part.end) - int(part.start)
 
 
 def _print_list(r: Any) -> None:

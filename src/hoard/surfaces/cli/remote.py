@@ -222,7 +222,8 @@ def _read_command(args: argparse.Namespace, api: ApiClient) -> tuple[Any, Any, A
         params = {"q": args.query, "limit": args.limit, "folder": args.folder, "mode": args.mode}
         return SearchResult, api.call("GET", "/search", params), reads._print_search
     if cmd == "read":
-        params = {"offset": args.offset, "max_bytes": args.max_bytes}
+        params = {"offset": args.offset, "max_bytes": args.max_bytes, "heading": args.heading}
+        params["block"] = args.block
         return ReadResult, api.call("GET", f"/notes/{args.path}", params), reads._print_read
     if cmd == "list":
         path = f"/list/{args.path}" if args.path else "/list"

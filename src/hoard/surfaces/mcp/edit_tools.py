@@ -18,6 +18,8 @@ EDITS_HELP = (
     '{"op":"append"|"prepend","text"} (the body, after the frontmatter); '
     '{"op":"append_to_section"|"replace_section","heading","level"?,"text"} (the heading '
     "line stays; a section ends at the next heading of the same or a higher level); "
+    '{"op":"replace_block","block","text"} (the paragraph or list item marked ^block; the '
+    "^block id stays at its end); "
     '{"op":"find_replace","find","replace","expected_count"?} (literal, default 1); '
     '{"op":"set_fields","fields":{...}}; {"op":"remove_fields","keys":[...]}; '
     '{"op":"add_tags"|"remove_tags","tags":[...]}.'

@@ -40,11 +40,14 @@ DESCRIPTIONS = {
     "tolerance). Returns paths, titles, scores and snippets to cite; read the notes you need "
     "next.",
     "vault_read": "Read one note by its vault-relative path, with its revision (SHA-256 of the "
-    "bytes) and parsed frontmatter. Large notes are read in byte ranges (offset, next_offset).",
+    "bytes) and parsed frontmatter. Large notes are read in byte ranges (offset, next_offset). "
+    "Give heading (or A#B) or block (^id) to read just that section or block: part holds its "
+    "byte range in the file, for vault_edit's replace_section or replace_block.",
     "vault_list": "List a folder of the vault as it is on disk now (notes, folders, sizes, times).",
     "vault_links": "A note's outgoing wikilinks (resolved or broken) and the notes that link "
     "to it. Each link says how it resolved (resolved_by: path, name or a frontmatter alias); "
-    "a broken link whose alias several notes share lists them in ambiguous.",
+    "a broken link whose alias several notes share lists them in ambiguous. A link to a "
+    "heading or ^block the note lacks is broken (resolved_path names the note).",
     "vault_policy": "What this caller may do here: scopes, write mode, private and protected "
     "globs, active grants.",
     "vault_request_access": "Ask the vault owner for a time-limited grant to see protected "
@@ -52,6 +55,8 @@ DESCRIPTIONS = {
     "approves.",
 }
 
+HEADING = "Read only the section under this heading (case-insensitive; A#B: B inside A)."
+BLOCK = "Read only the paragraph or list item marked with this block id (^id)."
 
 FILTERS_HELP = (
     "Only notes whose frontmatter matches: type, status (a string or a list: any of), tags "
@@ -120,8 +125,11 @@ def register_search_and_read(host: ToolHost) -> None:
         ctx: Context,
         offset: Annotated[int, Field(ge=0, description="Byte offset to start at.")] = 0,
         max_bytes: Annotated[int | None, Field(ge=1, description="Most bytes to return.")] = None,
+        heading: Annotated[str | None, Field(description=HEADING)] = None,
+        block: Annotated[str | None, Field(description=BLOCK)] = None,
     ) -> ReadResult:
-        return hoard.read(path, offset, max_bytes, caller=host.caller_of(ctx))
+        caller = host.caller_of(ctx)
+        return hoard.read(path, offset, max_bytes, caller=caller, heading=heading, block=block)
 
     @tool_result
     def vault_list(
