@@ -27,6 +27,7 @@ from hoard.adapters.sessions import SessionStore
 from hoard.app.access import Access
 from hoard.app.admin import Admin
 from hoard.app.callers import CallerFile
+from hoard.app.daily import Daily
 from hoard.app.deps import Deps
 from hoard.app.edit import Edits
 from hoard.app.freshness import IndexKeeper
@@ -138,6 +139,7 @@ class Hoard:
         self.writes = WritePath(self.write_core)
         self.clobbers = Clobbers(self.writes)
         self.edits = Edits(self.writes)
+        self.daily = Daily(self.writes).daily
         self.moves = Moves(self.writes)
         self.git_log = GitHistory(self.deps).log
         fallback = SubstringSearcher(self.vault, self.config)

@@ -119,6 +119,13 @@ class McpConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyConfig:
+    folder: str = ""
+    format: str = ""
+    template: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SemanticConfig:
     enabled: bool = False
     weight: float = 0.8
@@ -140,3 +147,4 @@ class Config:
     git: GitConfig = field(default_factory=GitConfig)
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
+    daily: DailyConfig = field(default_factory=DailyConfig)

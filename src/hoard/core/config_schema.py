@@ -15,6 +15,7 @@ from typing import Any
 from hoard.core.config import (
     Config,
     ContractConfig,
+    DailyConfig,
     GitConfig,
     LimitsConfig,
     McpConfig,
@@ -252,6 +253,15 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "candidates": (_int(10, 1000), "Notes each side (lexical, semantic) brings to it."),
         "text_chars": (_int(100, 100_000), "Characters of a note (title, body) embedded."),
     },
+    "daily": {
+        "folder": (
+            _str,
+            "Folder of the daily notes (`vault_daily`, `hoard daily`); set here, it wins over "
+            "`.obsidian/daily-notes.json`'s `folder` (as do `format` and `template`).",
+        ),
+        "format": (_str, "Their file name as a Moment.js date format (default `YYYY-MM-DD`)."),
+        "template": (_str, "The note a new daily note is made from (vault-relative)."),
+    },
     "mcp": {
         "chatgpt_tools": (
             _bool,
@@ -272,6 +282,7 @@ SECTIONS: dict[str, type[Any]] = {
     "git": GitConfig,
     "semantic": SemanticConfig,
     "mcp": McpConfig,
+    "daily": DailyConfig,
 }
 
 

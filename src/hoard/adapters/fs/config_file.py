@@ -1,10 +1,13 @@
-"""Reading ``hoard.toml`` from the vault root (its meaning is :mod:`hoard.core.config`)."""
+"""Reading ``hoard.toml`` from the vault root (its meaning is :mod:`hoard.core.config`), and
+Obsidian's own settings hoard follows (``.obsidian/daily-notes.json``)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from hoard.core.config import CONFIG_NAME, Config
 from hoard.core.config_schema import parse_config, retired_keys
@@ -35,3 +38,24 @@ def load_config(vault: Path) -> Config:
             key,
         )
     return config
+
+
+OBSIDIAN_DAILY = (".obsidian", "daily-notes.json")
+_SETTINGS_MAX = 64 * 1024
+
+
+def load_obsidian_daily(vault: Path) -> dict[str, Any] | None:
+    """Obsidian's daily-notes settings as a mapping; None when the file is absent, too
+    large or not a JSON object (Obsidian then uses its defaults too)."""
+    try:
+        with (vault.joinpath(*OBSIDIAN_DAILY)).open("rb") as f:
+            raw = f.read(_SETTINGS_MAX + 1)
+    except OSError:
+        return None
+    if len(raw) > _SETTINGS_MAX:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

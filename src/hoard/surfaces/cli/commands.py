@@ -29,6 +29,7 @@ from hoard.surfaces.cli import (
     admin,
     bench,
     claims,
+    daily,
     edits,
     mcp_config,
     orient,
@@ -48,6 +49,7 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
     (writes.COMMANDS, writes.run),
     (claims.COMMANDS, claims.run),
     (edits.COMMANDS, edits.run),
+    (daily.COMMANDS, daily.run),
     (similar.COMMANDS, similar.run),
     (orient.COMMANDS, orient.run),
     (sync.COMMANDS, sync.run),
@@ -90,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     writes.add_parsers(sub)
     claims.add_parsers(sub)
     edits.add_parsers(sub)
+    daily.add_parsers(sub)
     mcp_config.add_mcp_config_parser(sub)
     similar.add_parsers(sub)
     orient.add_parsers(sub)

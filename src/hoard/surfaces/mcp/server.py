@@ -30,6 +30,7 @@ from hoard.core.errors import InvalidArgument
 from hoard.core.policy import Caller
 from hoard.surfaces.mcp.agent_tools import register_agent_tools
 from hoard.surfaces.mcp.code_tool import register_code_tool
+from hoard.surfaces.mcp.daily_tool import register_daily_tool
 from hoard.surfaces.mcp.edit_tools import register_edit_tools
 from hoard.surfaces.mcp.field_tools import register_field_tools
 from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
@@ -55,6 +56,7 @@ TOOL_GROUPS: tuple[Callable[[ToolHost], None], ...] = (
     register_similar_tool,
     register_agent_tools,
     register_sync_tool,
+    register_daily_tool,
 )
 
 INSTRUCTIONS = """\
