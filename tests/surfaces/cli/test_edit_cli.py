@@ -103,3 +103,12 @@ def test_mv_moves_and_rewrites_links(vault: Path, capsys: pytest.CaptureFixture[
     assert "[[lamp]]" in (vault / "tech" / "desk.md").read_text(encoding="utf-8")
     assert hoard(vault, "mv", "home/lamp.md", "tech/desk.md") != 0
     assert "exists" in capsys.readouterr().err
+
+
+def test_replace_block_replaces_the_marked_list_item(
+    vault: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (vault / "tech" / "lamp.md").write_text(NOTE + "- flickers ^flicker\n", encoding="utf-8")
+    assert hoard(vault, "edit", "tech/lamp.md", "--replace-block", "flicker", "- fixed") == 0
+    text = (vault / "tech" / "lamp.md").read_text(encoding="utf-8")
+    assert text.endswith("## Log\n- bought\n- fixed ^flicker\n")

@@ -187,7 +187,8 @@ def _edit_ops(hoard: Hoard) -> list[Op]:
     return [
         Op("PATCH", "/notes/{path}", "edit",
            "Edit part of a note (If-Match: its revision): append, prepend, a section by its "
-           "heading, find and replace, frontmatter fields and tags; all or nothing.",
+           "heading, a block by its ^id, find and replace, frontmatter fields and tags; all "
+           "or nothing.",
            "notes", patch_note, {200: WriteResult, 202: WriteResult}, (NOTE_PATH, DRY_RUN),
            Body(EditBody), WRITE_ERRORS, precondition=True, etag=True),
         Op("POST", "/notes/{path}/move", "move",

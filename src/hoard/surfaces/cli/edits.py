@@ -3,6 +3,7 @@
 
 - ``hoard edit PATH --append TEXT`` / ``--prepend TEXT``;
 - ``--section HEADING --append-section TEXT`` / ``--replace-section TEXT``;
+- ``--replace-block BLOCK TEXT`` (the paragraph or list item marked ``^BLOCK``);
 - ``--replace FIND REPLACEMENT [--count N]``;
 - ``--set KEY=VALUE`` (VALUE read as JSON when it parses, else the string) / ``--unset KEY``;
 - ``--tag T`` / ``--untag T``;
@@ -36,6 +37,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--level", type=int, default=None, help="the section heading's level")
     p.add_argument("--append-section", metavar="TEXT", help="add TEXT at the section's end")
     p.add_argument("--replace-section", metavar="TEXT", help="replace what is under HEADING")
+    p.add_argument(
+        "--replace-block", nargs=2, action="append", default=[], metavar=("BLOCK", "TEXT")
+    )
     p.add_argument("--replace", nargs=2, action="append", default=[], metavar=("FIND", "NEW"))
     p.add_argument("--count", type=int, default=1, help="matches --replace expects (1)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -103,6 +107,7 @@ def edits_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
                     f"--{op.replace('_to_', '-').replace('_', '-')} needs --section HEADING"
                 )
             out.append({"op": op, "heading": args.section, "level": args.level, "text": text})
+    out += [{"op": "replace_block", "block": b, "text": t} for b, t in args.replace_block]
     out += [
         {"op": "find_replace", "find": f, "replace": r, "expected_count": args.count}
         for f, r in args.replace
