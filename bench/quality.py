@@ -173,7 +173,9 @@ def variant_overrides(name: str) -> dict[str, Any]:
     base = SearchConfig()
     changed = VARIANTS[name][0](base)
     out: dict[str, Any] = {}
-    pairs = [(base, changed, f.name) for f in dataclasses.fields(SearchConfig)]
+    pairs: list[tuple[object, object, str]] = [
+        (base, changed, f.name) for f in dataclasses.fields(SearchConfig)
+    ]
     pairs += [(base.ranking, changed.ranking, f.name) for f in dataclasses.fields(RankingSettings)]
     for old, new, name in pairs:
         a, b = getattr(old, name), getattr(new, name)
