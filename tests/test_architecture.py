@@ -43,6 +43,12 @@ LAZY_IMPORTS = {
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.serve_stdio"): "the MCP SDK",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.serve_http"): "uvicorn, Jinja",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.bench_run"): "the bench's client",
+    ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.remote"): "pydantic, for --server",
+    # Slow standard-library imports a search never needs (tests/surfaces/cli/test_start.py).
+    ("hoard.adapters.search.rerank", "urllib"): "an HTTP client, only for a rerank endpoint",
+    ("hoard.adapters.index.parallel", "multiprocessing"): "only for a parallel rebuild",
+    ("hoard.adapters.index.parallel", "concurrent.futures"): "only for a parallel rebuild",
+    ("hoard.adapters.semantic.runtime", "importlib.metadata"): "only with [semantic] on",
 }
 """(module, imported) pairs allowed inside a function, each with its reason. A module that
 calls ``importlib.import_module`` imports, inside a function, each hoard module it names in a

@@ -12,6 +12,9 @@ from pathlib import Path
 from tests.helpers import hoard_env
 
 SERVER_STACK = {"mcp", "mcp_types", "uvicorn", "starlette", "jinja2", "sse_starlette", "httpx2"}
+#: Slow imports a search on the local vault never needs: pydantic (for ``--server`` and the
+#: MCP layer), an HTTP client (a rerank endpoint), worker processes (a parallel rebuild).
+NOT_FOR_A_SEARCH = {"pydantic", "urllib.request", "http.client", "multiprocessing"}
 HTTP_SURFACES = ("hoard.surfaces.http", "hoard.surfaces.web", "hoard.surfaces.oauth")
 
 
@@ -56,6 +59,7 @@ def test_hoard_search_loads_the_app_but_not_the_server_stack(
 
     assert "hoard.app.hoard" in names
     assert tops(names) & SERVER_STACK == set()
+    assert names & NOT_FOR_A_SEARCH == set()
 
 
 def test_hoard_serve_over_stdio_loads_the_mcp_sdk_but_not_hoards_http_nor_its_web_app(

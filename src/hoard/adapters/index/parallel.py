@@ -11,17 +11,19 @@ or die, the rest is prepared in this process.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hoard.adapters.fs import failpoints
 from hoard.adapters.fs.vault import FileStat, Vault
 from hoard.adapters.index.rows import PreparedNote, prepare_note
 from hoard.core.config import Config
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,10 @@ def prepared_notes(
 def _in_workers(
     vault: Vault, config: Config, stats: Sequence[FileStat], workers: int
 ) -> Iterator[PreparedNote | None]:
+    # Loaded here, not with the module: a search or a small vault never starts workers.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     chunks = [list(stats[i : i + CHUNK]) for i in range(0, len(stats), CHUNK)]
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(

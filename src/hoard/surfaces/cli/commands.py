@@ -11,7 +11,8 @@ module (or a new module added to :data:`VAULT_GROUPS`), never here.
 :mod:`.main` (the console script) loads this module only for a command: ``hoard --version``
 loads nothing of the app. This module and the groups load the app but not the server stack
 (the MCP SDK, uvicorn, Starlette, Jinja) nor the benchmark: the commands that need those run
-from the modules :data:`DEFERRED` names, imported by name only when that command runs.
+from the modules :data:`DEFERRED` names, imported by name only when that command runs; a
+command against ``--server`` runs from :data:`REMOTE`, imported the same way.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from hoard.surfaces.cli import (
 )
 from hoard.surfaces.cli.common import EXIT_ERROR, open_hoard
 from hoard.surfaces.cli.options import add_global_options
-from hoard.surfaces.cli.remote import run_remote
 
 #: Groups whose commands open the vault: each module has COMMANDS, add_parsers and run.
 VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard], int]], ...] = (
@@ -64,6 +64,10 @@ DEFERRED: dict[str, str] = {
     "serve --http": "hoard.surfaces.cli.serve_http",
     "bench": "hoard.surfaces.cli.bench_run",
 }
+
+REMOTE = "hoard.surfaces.cli.remote"
+"""The module that runs a command against ``--server``, imported only then (it loads
+pydantic and an HTTP client, which a command on the local vault never needs)."""
 
 Runner = Callable[[argparse.Namespace, list[str]], int]
 
@@ -103,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def dispatch(args: argparse.Namespace, argv: list[str]) -> int:
     if args.server:
+        run_remote: Callable[[argparse.Namespace], int] = importlib.import_module(REMOTE).run_remote
         return run_remote(args)
     if args.command == "token":
         return admin.token_command(args)
