@@ -7,7 +7,10 @@ Format (JSON, owner-only permissions, outside the vault)::
     ]}
 
 An entry may also hold ``"confirm_own": true`` (made with ``hoard token add --confirm-own``):
-that caller may confirm the proposals it made itself. Absent means false.
+that caller may confirm the proposals it made itself. Absent means false. It may also
+hold ``"read": ["team/**"]`` and ``"write": ["team/alice/**"]`` (``hoard token add --read
+--write``): the folders (path globs) that caller may read and write; absent means no
+limit (files written before these keys existed load unchanged).
 
 The file is re-read whenever its (inode, size, mtime) changes, so ``hoard token revoke``
 takes effect on the next request. Verification hashes the presented token and compares it
@@ -32,6 +35,7 @@ from typing import Any
 
 from hoard.core.errors import Exists, InvalidArgument, IoError, NotFound
 from hoard.core.policy import SCOPES, WRITE_MODES, Caller, TokenEntry, parse_scopes
+from hoard.core.reach import checked_reach, parse_globs
 
 log = logging.getLogger("hoard.tokens")
 
@@ -80,8 +84,20 @@ def _parse(raw: bytes) -> list[TokenEntry]:
         if not isinstance(confirm_own, bool):
             raise TokenFileError(f"callers[{i}].confirm_own must be true or false")
         seen.add(name)
-        out.append(TokenEntry(name, sha, tuple(scopes), mode, confirm_own))
+        reads, writes = _globs(item, i, "read"), _globs(item, i, "write")
+        out.append(TokenEntry(name, sha, tuple(scopes), mode, confirm_own, reads, writes))
     return out
+
+
+def _globs(item: dict[str, Any], i: int, key: str) -> tuple[str, ...]:
+    """An entry's ``read`` or ``write`` globs (absent: none, no limit)."""
+    value = item.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(g, str) and g for g in value):
+        raise TokenFileError(f"callers[{i}].{key} must be a list of path globs")
+    try:
+        return parse_globs(value)
+    except ValueError as exc:
+        raise TokenFileError(f"callers[{i}].{key}: {exc}") from exc
 
 
 def _entry_object(e: TokenEntry) -> dict[str, Any]:
@@ -93,6 +109,10 @@ def _entry_object(e: TokenEntry) -> dict[str, Any]:
     }
     if e.confirm_own:
         out["confirm_own"] = True
+    if e.read_globs:
+        out["read"] = list(e.read_globs)
+    if e.write_globs:
+        out["write"] = list(e.write_globs)
     return out
 
 
@@ -222,7 +242,13 @@ class TokenStore:
             raise
 
     def add(
-        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+        self,
+        name: str,
+        scopes: str,
+        write_mode: str,
+        confirm_own: bool = False,
+        read: str = "",
+        write: str = "",
     ) -> tuple[TokenEntry, str]:
         if not name or any(c.isspace() for c in name) or len(name) > 64:
             raise InvalidArgument("a caller name is 1-64 characters without white space")
@@ -232,6 +258,10 @@ class TokenStore:
             raise InvalidArgument(str(exc)) from exc
         if write_mode not in WRITE_MODES:
             raise InvalidArgument("--write-mode must be direct or propose")
+        try:
+            reads, writes = checked_reach(read, write)
+        except ValueError as exc:
+            raise InvalidArgument(str(exc)) from exc
         entries = self._read_for_update()
         if any(e.name == name for e in entries):
             raise Exists(f"caller {name!r} already has a token; revoke it first", None)
@@ -242,6 +272,8 @@ class TokenStore:
             tuple(s for s in SCOPES if s in scope_set),
             write_mode,
             bool(confirm_own),
+            reads,
+            writes,
         )
         self._write([*entries, entry])
         return entry, token

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from hoard.adapters.ledger.store import Ledger
 from hoard.core import gates
 from hoard.core.config import Config
-from hoard.core.errors import Protected
+from hoard.core.errors import Forbidden, NotFound, Protected
 from hoard.core.policy import Caller, is_protected, may_see
+from hoard.core.reach import Sight, in_reach, may_write
 
 Visible = Callable[[str], bool]
 
@@ -57,22 +58,52 @@ class Access:
         return is_protected(path, self.config.protected)
 
     def visibility(self, *, caller: Caller) -> Visible | None:
-        """A predicate for what ``caller`` may see, or ``None`` when it sees everything."""
-        protected = self.config.protected
-        if not protected or caller.owner:
+        """A predicate for what ``caller`` may see, or ``None`` when it sees everything. For
+        a caller limited to folders it is a :class:`~hoard.core.reach.Sight`, which tells
+        the counting code which refused notes must not even be counted."""
+        if caller.owner:
             return None
-        grants = [g for g in self.ledger.active_grants() if g.caller == caller.name]
-        now = time.time()
-        return lambda path: may_see(path, caller, protected, grants, now)
+        protected = self.config.protected
+        seen: Visible | None = None
+        if protected:
+            grants = [g for g in self.ledger.active_grants() if g.caller == caller.name]
+            now = time.time()
+            seen = lambda path: may_see(path, caller, protected, grants, now)  # noqa: E731
+        return Sight(caller.read_globs, seen) if caller.read_globs else seen
+
+    def in_reach(self, path: str, *, caller: Caller) -> bool:
+        """Whether ``path`` lies within the folders ``caller`` may read (outside them a
+        note does not exist for it)."""
+        return caller.owner or in_reach(path, caller.read_globs)
 
     def can_see(self, path: str, *, caller: Caller) -> bool:
+        if not self.in_reach(path, caller=caller):
+            return False
         if caller.owner or not is_protected(path, self.config.protected):
             return True
         seen = self.visibility(caller=caller)
         return seen is None or seen(path)
 
+    def may_write(self, path: str, *, caller: Caller) -> bool:
+        """Whether ``path`` lies within the folders ``caller`` may write."""
+        return caller.owner or may_write(path, caller.read_globs, caller.write_globs)
+
+    def check_writable(self, path: str, *, caller: Caller) -> None:
+        """Raise :class:`~hoard.core.errors.Forbidden` when ``path`` is outside the folders
+        ``caller`` may write (whether or not a note is there)."""
+        if self.may_write(path, caller=caller):
+            return
+        where = caller.write_globs or caller.read_globs
+        raise Forbidden(
+            f"{path!r} is outside the folders you may write ({', '.join(where)})", path=path
+        )
+
     def check_visible(self, path: str, *, caller: Caller) -> None:
-        """Raise :class:`~hoard.core.errors.Protected` when ``caller`` may not see ``path``."""
+        """Raise :class:`~hoard.core.errors.NotFound` when ``path`` is outside the folders
+        ``caller`` may read (worded as for a missing note), and
+        :class:`~hoard.core.errors.Protected` when it may not see it."""
+        if not self.in_reach(path, caller=caller):
+            raise NotFound(f"no note at {path!r}", path=path)
         if not self.can_see(path, caller=caller):
             raise Protected(
                 f"{path!r} is protected; ask the owner for a grant (vault_request_access)",

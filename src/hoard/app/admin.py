@@ -75,19 +75,41 @@ class TokenAdmin:
         self.deps.access.require("admin", caller=caller)
         return CallersResult(
             [
-                CallerInfo(e.name, list(e.scopes), e.write_mode, e.confirm_own)
+                CallerInfo(
+                    e.name,
+                    list(e.scopes),
+                    e.write_mode,
+                    e.confirm_own,
+                    list(e.read_globs),
+                    list(e.write_globs),
+                )
                 for e in self.store.entries()
             ]
         )
 
     def add(
-        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False, *, caller: Caller
+        self,
+        name: str,
+        scopes: str,
+        write_mode: str,
+        confirm_own: bool = False,
+        read: str = "",
+        write: str = "",
+        *,
+        caller: Caller,
     ) -> NewTokenResult:
-        """A new caller; the token is in the result this once, only its digest is kept."""
+        """A new caller; the token is in the result this once, only its digest is kept.
+        ``read``/``write``: comma-separated folder globs it is limited to (empty: none)."""
         self.deps.access.require("admin", caller=caller)
-        entry, token = self.store.add(name, scopes, write_mode, confirm_own)
+        entry, token = self.store.add(name, scopes, write_mode, confirm_own, read, write)
         return NewTokenResult(
-            entry.name, token, list(entry.scopes), entry.write_mode, entry.confirm_own
+            entry.name,
+            token,
+            list(entry.scopes),
+            entry.write_mode,
+            entry.confirm_own,
+            list(entry.read_globs),
+            list(entry.write_globs),
         )
 
     def grant(

@@ -34,7 +34,13 @@ class CallerFile(Protocol):
     def entries(self) -> Sequence[TokenEntry]: ...
 
     def add(
-        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+        self,
+        name: str,
+        scopes: str,
+        write_mode: str,
+        confirm_own: bool = False,
+        read: str = "",
+        write: str = "",
     ) -> tuple[TokenEntry, str]:
         """A new caller and its token, shown this once (only its digest is kept)."""
 

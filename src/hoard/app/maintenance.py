@@ -58,6 +58,8 @@ class Maintenance:
             grants=grants,
             notes=policy_notes(caller, bool(config.protected)),
             confirm_own=may_confirm_own(caller),
+            read=list(caller.read_globs),
+            write=list(caller.write_globs),
         )
 
     def check(self) -> CheckResult:

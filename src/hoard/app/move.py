@@ -30,6 +30,7 @@ from hoard.core.models import MovedFile, MoveResult
 from hoard.core.note import revision_of
 from hoard.core.paths import folder_of, stem_of
 from hoard.core.policy import Caller
+from hoard.core.reach import counts_as_hidden
 from hoard.core.times import iso
 
 TOOL = "vault_move"
@@ -189,14 +190,15 @@ class Moves:
         return plan
 
     def _linkers(self, plan: Plan, conn: Any, caller: Caller, rewritten: Any) -> None:
-        seen = self.core.deps.access.visibility(caller=caller)
+        access = self.core.deps.access
+        seen = access.visibility(caller=caller)
         for src in backlinks(conn, plan.rel):
             if src == plan.rel:
                 continue
             if seen is not None and not seen(src):
-                plan.hidden += 1
+                plan.hidden += counts_as_hidden(seen, src)
                 continue
-            if gates.is_private(src, self.core.config):
+            if gates.is_private(src, self.core.config) or not access.may_write(src, caller=caller):
                 plan.private.append(src)
                 continue
             raw = self.core.current(src).raw
@@ -212,6 +214,8 @@ class Moves:
         if old_idx == new_idx or "_INDEX" in (stem_of(rel), stem_of(dst)):
             return
         line = f"- [[{stem_of(dst)}]]"
+        if not all(self.core.deps.access.may_write(i, caller=caller) for i in (old_idx, new_idx)):
+            return  # an _INDEX.md outside the caller's folders stays as it is
         for idx in (old_idx, new_idx):
             if idx not in plan.before:
                 plan.before[idx] = self.core.current(idx).raw

@@ -43,6 +43,10 @@ class CallerInfo:
     scopes: tuple[str, ...]
     write_mode: str
     confirm_own: bool = False
+    read: tuple[str, ...] = ()
+    """The folders (path globs) it may read; empty: the whole vault."""
+    write: tuple[str, ...] = ()
+    """The folders (path globs) it may write; empty: all it may read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,15 +72,31 @@ class OwnerDesk:
 
     def callers(self) -> list[CallerInfo]:
         return [
-            CallerInfo(e.name, e.scopes, e.write_mode, e.confirm_own) for e in self.tokens.entries()
+            CallerInfo(e.name, e.scopes, e.write_mode, e.confirm_own, e.read_globs, e.write_globs)
+            for e in self.tokens.entries()
         ]
 
     def add_caller(
-        self, name: str, scopes: str, write_mode: str, confirm_own: bool = False
+        self,
+        name: str,
+        scopes: str,
+        write_mode: str,
+        confirm_own: bool = False,
+        read: str = "",
+        write: str = "",
     ) -> tuple[CallerInfo, str]:
-        """A new caller and its token (returned once, stored only as a digest)."""
-        entry, token = self.tokens.add(name, scopes, write_mode, confirm_own)
-        return CallerInfo(entry.name, entry.scopes, entry.write_mode, entry.confirm_own), token
+        """A new caller and its token (returned once, stored only as a digest);
+        ``read``/``write`` limit it to folders (comma-separated globs, empty: no limit)."""
+        entry, token = self.tokens.add(name, scopes, write_mode, confirm_own, read, write)
+        info = CallerInfo(
+            entry.name,
+            entry.scopes,
+            entry.write_mode,
+            entry.confirm_own,
+            entry.read_globs,
+            entry.write_globs,
+        )
+        return info, token
 
     def revoke_caller(self, name: str) -> None:
         self.tokens.revoke(name)

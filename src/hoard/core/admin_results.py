@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,10 @@ class CallerInfo:
     write_mode: str
     confirm_own: bool = False
     """Whether this caller may confirm the proposals it made itself."""
+    read: list[str] = field(default_factory=list)
+    """The folders (path globs) it may read; empty: the whole vault."""
+    write: list[str] = field(default_factory=list)
+    """The folders (path globs) it may write, within ``read``; empty: all it may read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,8 @@ class NewTokenResult:
     scopes: list[str]
     write_mode: str
     confirm_own: bool = False
+    read: list[str] = field(default_factory=list)
+    write: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,12 @@ class Caller:
     """May overwrite, move and archive private notes: only the owner's web session on a
     server nobody else can reach (bound to loopback, no public address), so the notes never
     leave the machine. Never a token, an agent or an OAuth client."""
+    read_globs: tuple[str, ...] = ()
+    """The folders (path globs) this caller may read; empty: the whole vault. A note
+    outside them does not exist for it (see :mod:`hoard.core.reach`)."""
+    write_globs: tuple[str, ...] = ()
+    """The folders (path globs) this caller may write, within ``read_globs``; empty: every
+    note it may read."""
 
     def has(self, scope: str) -> bool:
         return scope in self.scopes
@@ -49,17 +55,25 @@ OWNER = Caller("owner", frozenset(SCOPES), "direct", owner=True, confirm_own=Tru
 @dataclass(frozen=True, slots=True)
 class TokenEntry:
     """A caller in the tokens file: its name, the SHA-256 of its token (never the token),
-    its scopes, write mode, and whether it may confirm its own proposals."""
+    its scopes, write mode, whether it may confirm its own proposals, and the folders it
+    may read and write (empty: no limit)."""
 
     name: str
     sha256: str
     scopes: tuple[str, ...]
     write_mode: str
     confirm_own: bool = False
+    read_globs: tuple[str, ...] = ()
+    write_globs: tuple[str, ...] = ()
 
     def caller(self) -> Caller:
         return Caller(
-            self.name, frozenset(self.scopes), self.write_mode, confirm_own=self.confirm_own
+            self.name,
+            frozenset(self.scopes),
+            self.write_mode,
+            confirm_own=self.confirm_own,
+            read_globs=self.read_globs,
+            write_globs=self.write_globs,
         )
 
 
@@ -137,6 +151,11 @@ def policy_notes(caller: Caller, has_protected: bool) -> list[str]:
         notes.append(
             "Protected notes are invisible without a grant; ask with "
             "vault_request_access(glob, reason)."
+        )
+    if caller.read_globs or caller.write_globs:
+        notes.append(
+            "You are limited to folders: notes outside the ones you may read do not exist "
+            "for you, and a write outside the ones you may write is refused (forbidden)."
         )
     if caller.private_writes:
         notes.append("You may edit, move and archive private notes: they stay on this machine.")

@@ -17,6 +17,7 @@ from hoard.core.models import SearchHit
 from hoard.core.note import parse_note
 from hoard.core.paths import folder_of
 from hoard.core.query import parse_natural
+from hoard.core.reach import counts_as_hidden
 
 
 class SubstringSearcher:
@@ -70,7 +71,7 @@ class SubstringSearcher:
             if score <= 0:
                 continue
             if req.visible is not None and not req.visible(fs.path):
-                hidden += 1
+                hidden += counts_as_hidden(req.visible, fs.path)
                 continue
             doc = parse_note(fs.path, raw, self.config.search.title_keys)
             if any(alts[0] in _fold_for_scan(doc.title) for alts in needles):

@@ -17,6 +17,7 @@ from typing import Any
 from hoard.adapters.index.store import Index
 from hoard.core.choices import TagSource
 from hoard.core.filters import Filters
+from hoard.core.reach import counts_as_hidden
 from hoard.core.snippet import best_window
 
 Visible = Callable[[str], bool]
@@ -85,7 +86,7 @@ def list_notes(
     more = False
     for row in cur:
         if visible is not None and not visible(row[1]):
-            hidden += 1
+            hidden += counts_as_hidden(visible, row[1])
             continue
         if seen >= offset + limit:
             more = True

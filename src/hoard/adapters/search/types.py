@@ -10,6 +10,7 @@ from typing import NamedTuple, TypeVar
 from hoard.core.choices import SearchEngine, SearchMode
 from hoard.core.filters import Filters
 from hoard.core.models import SearchHit
+from hoard.core.reach import counts_as_hidden
 
 Visible = Callable[[str], bool]
 T = TypeVar("T")
@@ -80,8 +81,13 @@ def shown_best_first(scored: Iterable[Scored], visible: Visible | None) -> tuple
     """The scored notes the caller may see, best first (ties by path), and how many it may
     not."""
     ranked = sorted(scored, key=lambda v: (-v.score, v.row.path))
-    shown = ranked if visible is None else [v for v in ranked if visible(v.row.path)]
-    return shown, len(ranked) - len(shown)
+    if visible is None:
+        return ranked, 0
+    shown = [v for v in ranked if visible(v.row.path)]
+    hidden = sum(
+        1 for v in ranked if not visible(v.row.path) and counts_as_hidden(visible, v.row.path)
+    )
+    return shown, hidden
 
 
 def diversify(items: list[T], cap: int, folder: Callable[[T], str]) -> list[T]:

@@ -27,6 +27,7 @@ from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.gates import require_scope
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.reach import counts_as_hidden
 from hoard.core.times import iso_instant, parse_instant
 
 LIST_LIMIT = 1000
@@ -166,7 +167,8 @@ class ClaimBook:
         if seen is None:
             return claims, 0
         shown = [c for c in claims if seen(c[0].source_path)]
-        return shown, len(claims) - len(shown)
+        hidden = [c for c in claims if not seen(c[0].source_path)]
+        return shown, sum(counts_as_hidden(seen, c[0].source_path) for c in hidden)
 
     def list_claims(
         self, subject: str | None = None, source_path: str | None = None, *, caller: Caller

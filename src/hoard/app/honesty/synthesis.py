@@ -31,6 +31,7 @@ from hoard.core.gates import require_scope
 from hoard.core.models import to_json
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
+from hoard.core.reach import counts_as_hidden
 from hoard.core.result_warnings import SynthesisWarning
 from hoard.core.times import iso_instant
 
@@ -195,7 +196,7 @@ class SynthesisBook:
                     return False
                 if state.revision != recorded:
                     if seen is not None and not seen(src):
-                        out.hidden_drifted += 1
+                        out.hidden_drifted += counts_as_hidden(seen, src)
                     else:
                         out.drifted.append(_drift(src, recorded, state, reg.path, seen))
                 if src not in expanded:

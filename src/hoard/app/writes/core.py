@@ -85,6 +85,7 @@ class WriteCore:
         if not isinstance(path, str):
             raise InvalidArgument("path must be a string")
         rel = normalize_note_path(path)
+        self.deps.access.check_writable(rel, caller=caller)
         self.deps.access.check_visible(rel, caller=caller)
         return rel
 

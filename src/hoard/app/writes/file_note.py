@@ -90,6 +90,7 @@ class FileNotes:
         idx = index_path_for(rel)
         if rel == idx:
             raise InvalidArgument("file the note itself, not the folder's _INDEX.md")
+        self.core.deps.access.check_writable(idx, caller=caller)
         self.core.deps.access.check_visible(idx, caller=caller)
         line = index_line if index_line is not None else f"- [[{stem_of(rel)}]]"
         if "\n" in line or "\r" in line or not line.strip():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # Result types are frozen (a use-case builds a new one rather than changing one it handed
@@ -55,6 +55,10 @@ class PolicyResult:
     grants: list[dict[str, Any]]
     notes: list[str]
     confirm_own: bool = False  # may confirm the proposals it made itself
+    read: list[str] = field(default_factory=list)
+    """The folders (path globs) this caller may read; empty: the whole vault."""
+    write: list[str] = field(default_factory=list)
+    """The folders (path globs) it may write; empty: all it may read."""
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,13 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
     def add_token(call: Call) -> NewTokenResult:
         b: TokenBody = call.body
         return tokens.add(
-            b.name, ",".join(b.scopes), b.write_mode, b.confirm_own, caller=call.caller
+            b.name,
+            ",".join(b.scopes),
+            b.write_mode,
+            b.confirm_own,
+            ",".join(b.read),
+            ",".join(b.write),
+            caller=call.caller,
         )
 
     def path_param(name: str, text: str) -> tuple[Param, ...]:

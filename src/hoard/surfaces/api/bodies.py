@@ -83,6 +83,10 @@ class TokenBody:
     scopes: list[str] = field(default_factory=lambda: ["read"])
     write_mode: Literal["direct", "propose"] = "propose"
     confirm_own: bool = False
+    read: list[str] = field(default_factory=list)
+    """Folders (path globs) the caller may read; empty: the whole vault."""
+    write: list[str] = field(default_factory=list)
+    """Folders (path globs) it may write, within ``read``; empty: all it may read."""
 
 
 @dataclass(frozen=True, slots=True)

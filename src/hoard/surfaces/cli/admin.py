@@ -62,6 +62,10 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
     own = "let it confirm its own proposals (else they wait for the owner)"
     t.add_argument("--confirm-own", action="store_true", help=own)
+    reads = "comma-separated folder globs it may read (default: the whole vault)"
+    t.add_argument("--read", default="", metavar="GLOBS", help=reads)
+    writes = "comma-separated folder globs it may write, within --read (default: all it reads)"
+    t.add_argument("--write", default="", metavar="GLOBS", help=writes)
     t.add_argument("--tokens", type=Path, default=None)
     t.add_argument("--json", action="store_true")
     t = tsub.add_parser("list", help="list callers (never their tokens)")
@@ -94,26 +98,40 @@ def token_object(e: TokenEntry) -> dict[str, Any]:
         "scopes": list(e.scopes),
         "write_mode": e.write_mode,
         "confirm_own": e.confirm_own,
+        "read": list(e.read_globs),
+        "write": list(e.write_globs),
     }
+
+
+def _folders(e: TokenEntry) -> str:
+    """A caller's folder limits in words (empty when it has none)."""
+    parts = [f"reads {','.join(e.read_globs)}"] if e.read_globs else []
+    parts += [f"writes {','.join(e.write_globs)}"] if e.write_globs else []
+    return "; " + "; ".join(parts) if parts else ""
 
 
 def token_command(args: argparse.Namespace) -> int:
     store = open_callers(args.tokens)
     if args.token_command == "add":
-        entry, token = store.add(args.name, args.scopes, args.write_mode, args.confirm_own)
+        entry, token = store.add(
+            args.name, args.scopes, args.write_mode, args.confirm_own, args.read, args.write
+        )
         out: dict[str, Any] = {
             "name": entry.name,
             "token": token,
             "scopes": list(entry.scopes),
             "write_mode": entry.write_mode,
         }
-        if entry.confirm_own:  # the contract's four keys, and this one only when asked for
+        if entry.confirm_own:  # the contract's four keys, and these only when asked for
             out["confirm_own"] = True
+        if entry.read_globs or entry.write_globs:
+            out["read"], out["write"] = list(entry.read_globs), list(entry.write_globs)
         if args.json:
             print(json.dumps(out))
         else:
             print(token)
             own = "; confirms its own proposals" if entry.confirm_own else ""
+            own += _folders(entry)
             print(
                 f"caller {entry.name!r} ({','.join(entry.scopes)}; {entry.write_mode}{own}) "
                 f"added to {store.path}. The token is shown only this once.",
@@ -126,7 +144,7 @@ def token_command(args: argparse.Namespace) -> int:
         else:
             for e in entries:
                 own = "  confirms its own" if e.confirm_own else ""
-                print(f"{e.name:20} {','.join(e.scopes):30} {e.write_mode}{own}")
+                print(f"{e.name:20} {','.join(e.scopes):30} {e.write_mode}{own}{_folders(e)}")
     else:
         store.revoke(args.name)
         if args.json:

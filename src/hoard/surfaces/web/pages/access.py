@@ -51,6 +51,8 @@ async def add_caller(request: Request) -> Response:
             scopes,
             str(form.get("write_mode", "propose")),
             bool(form.get("confirm_own")),
+            str(form.get("read", "")),
+            str(form.get("write", "")),
         )
     except HoardError as exc:
         return _page(request, exc.http_status, problem=exc.to_object())
