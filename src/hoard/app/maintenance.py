@@ -19,6 +19,7 @@ from hoard.core.models import (
     PolicyResult,
 )
 from hoard.core.policy import Caller, may_confirm_own, policy_notes
+from hoard.core.reach import glob_in_reach
 from hoard.core.times import iso
 
 
@@ -53,8 +54,8 @@ class Maintenance:
             caller=caller.name,
             scopes=sorted(caller.scopes),
             write_mode=caller.write_mode,
-            private=list(config.private),
-            protected=list(config.protected),
+            private=[g for g in config.private if glob_in_reach(g, caller.read_globs)],
+            protected=[g for g in config.protected if glob_in_reach(g, caller.read_globs)],
             grants=grants,
             notes=policy_notes(caller, bool(config.protected)),
             confirm_own=may_confirm_own(caller),

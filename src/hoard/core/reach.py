@@ -72,6 +72,12 @@ def folder_in_reach(folder: str, globs: tuple[str, ...]) -> bool:
     return False
 
 
+def glob_in_reach(glob: str, globs: tuple[str, ...]) -> bool:
+    """Whether a glob (a protected or private one from ``hoard.toml``) may name anything
+    within ``globs``; one that cannot is not shown, as it would name a folder outside."""
+    return folder_in_reach(_literal_folder(glob.strip().lstrip("/")), globs)
+
+
 def in_reach(path: str, globs: tuple[str, ...]) -> bool:
     """Whether ``path`` (a note, or a folder asked as ``path/``) is within ``globs``."""
     if not globs:

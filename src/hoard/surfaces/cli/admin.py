@@ -60,12 +60,7 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("name")
     t.add_argument("--scopes", default="read", help="comma-separated: " + ",".join(SCOPES))
     t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
-    own = "let it confirm its own proposals (else they wait for the owner)"
-    t.add_argument("--confirm-own", action="store_true", help=own)
-    reads = "comma-separated folder globs it may read (default: the whole vault)"
-    t.add_argument("--read", default="", metavar="GLOBS", help=reads)
-    writes = "comma-separated folder globs it may write, within --read (default: all it reads)"
-    t.add_argument("--write", default="", metavar="GLOBS", help=writes)
+    _folder_options(t)
     t.add_argument("--tokens", type=Path, default=None)
     t.add_argument("--json", action="store_true")
     t = tsub.add_parser("list", help="list callers (never their tokens)")
@@ -89,6 +84,17 @@ def _add_grant_parser(sub: Any) -> None:
     p.add_argument("--revoke", metavar="GRANT_ID", help="end a grant now")
     p.add_argument("--approve", metavar="REQUEST_ID", help="approve an access request")
     p.add_argument("--tokens", type=Path, default=None, help="the tokens file (names the callers)")
+
+
+def _folder_options(t: Any) -> None:
+    """``hoard token add``'s ``--confirm-own``, and ``--read`` and ``--write``: the folders
+    a caller is limited to."""
+    own = "let it confirm its own proposals (else they wait for the owner)"
+    t.add_argument("--confirm-own", action="store_true", help=own)
+    reads = "comma-separated folder globs it may read (default: the whole vault)"
+    t.add_argument("--read", default="", metavar="GLOBS", help=reads)
+    writes = "comma-separated folder globs it may write, within --read (default: all it reads)"
+    t.add_argument("--write", default="", metavar="GLOBS", help=writes)
 
 
 def token_object(e: TokenEntry) -> dict[str, Any]:
