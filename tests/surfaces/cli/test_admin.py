@@ -248,3 +248,43 @@ def test_grant_without_caller_and_glob_explains_its_usage(run, grant_args: list[
     code, out, _ = run("grant", *grant_args)
     assert code == 2
     assert json.loads(out)["error"] == "invalid_argument"
+
+
+def test_token_add_limits_a_caller_to_folders_and_old_files_still_load(run, tokens: Path) -> None:
+    assert run("token", "add", "old", "--tokens", str(tokens))[0] == 0
+    code, out, _ = run(
+        "token", "add", "alice", "--scopes", "read,write",
+        "--read", "team/**,shared/**", "--write", "team/alice/**",
+        "--tokens", str(tokens), "--json",
+    )  # fmt: skip
+    assert code == 0
+    printed = json.loads(out)
+    assert (printed["read"], printed["write"]) == (["team/**", "shared/**"], ["team/alice/**"])
+    stored = {e["name"]: e for e in json.loads(tokens.read_text())["callers"]}
+    assert "read" not in stored["old"] and "write" not in stored["old"]
+    assert stored["alice"]["read"] == ["team/**", "shared/**"]
+    entry = TokenStore(tokens).find("alice")
+    assert entry is not None
+    assert entry.caller().read_globs == ("team/**", "shared/**")
+    assert entry.caller().write_globs == ("team/alice/**",)
+    code, human, _ = run("token", "list", "--tokens", str(tokens))
+    assert "reads team/**,shared/**; writes team/alice/**" in human
+
+
+def test_token_add_refuses_write_folders_outside_the_read_folders(run, tokens: Path) -> None:
+    code, _, err = run(
+        "token", "add", "wide", "--read", "team/**", "--write", "other/**",
+        "--tokens", str(tokens),
+    )  # fmt: skip
+    assert code == 2
+    assert "other/**" in err and "outside the read globs" in err
+    assert not tokens.exists()
+
+
+def test_a_tokens_file_with_malformed_folder_globs_is_not_trusted(tokens: Path) -> None:
+    store = TokenStore(tokens, strict=True)
+    store.add("alice", "read", "propose")
+    data = json.loads(tokens.read_text())
+    data["callers"][0]["read"] = "team/**"
+    tokens.write_text(json.dumps(data))
+    assert "callers[0].read must be a list of path globs" in (store.status() or "")

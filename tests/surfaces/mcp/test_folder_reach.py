@@ -147,16 +147,27 @@ async def test_a_protected_note_inside_the_folders_is_still_counted_but_one_outs
 
 
 @pytest.mark.parametrize("path", OUTSIDE)
-@pytest.mark.parametrize("tool", ["vault_read", "vault_links", "vault_history", "fetch"])
+@pytest.mark.parametrize("tool", ["vault_read", "vault_links", "fetch"])
 async def test_a_note_outside_the_folders_answers_exactly_like_a_missing_one(
     hoard: Hoard, tool: str, path: str
 ) -> None:
     key = "id" if tool == "fetch" else "path"
     hidden = error_of(await call(hoard, tool, {key: path}))
-    missing = error_of(await call(hoard, tool, {key: path.replace(".md", "-none.md")}))
+    missing = error_of(await call(hoard, tool, {key: "team/none.md"}))
     assert hidden["error"] == missing["error"] == "not_found"
     assert set(hidden) == set(missing)
+    assert hidden["message"].replace(path, "X") == missing["message"].replace("team/none.md", "X")
     assert OUT_WORD not in json.dumps(hidden)
+
+
+@pytest.mark.parametrize("path", OUTSIDE)
+async def test_the_history_of_a_note_outside_the_folders_is_that_of_a_missing_note(
+    hoard: Hoard, path: str
+) -> None:
+    hidden = (await call(hoard, "vault_history", {"path": path})).structured_content
+    missing = (await call(hoard, "vault_history", {"path": "team/none.md"})).structured_content
+    assert hidden == {**missing, "path": path}
+    assert hidden["revisions"] == [] and hidden["events"] == []
 
 
 @pytest.mark.parametrize("path", OUTSIDE)
@@ -169,13 +180,13 @@ async def test_a_resource_outside_the_folders_is_refused_exactly_like_a_missing_
             with pytest.raises(MCPError) as refused:
                 await c.read_resource(f"vault://{path}")
             with pytest.raises(MCPError) as missing:
-                await c.read_resource("vault://other/none.md")
+                await c.read_resource("vault://team/none.md")
             listed = await c.list_resources()
     finally:
         mcp.close()
     assert refused.value.code == missing.value.code
     assert refused.value.message.replace(path, "X") == missing.value.message.replace(
-        "other/none.md", "X"
+        "team/none.md", "X"
     )
     assert_unnamed(json.dumps([r.model_dump(mode="json") for r in listed.resources]))
 

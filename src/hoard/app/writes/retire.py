@@ -242,9 +242,11 @@ class Retirement:
         if not path:
             raise InvalidArgument("give a path or a revision_id")
         rel = normalize_note_path(path)
-        self.core.deps.access.check_visible(rel, caller=caller)
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidArgument("offset must be a whole number, 0 or more")
+        if not self.core.deps.access.in_reach(rel, caller=caller):
+            return HistoryResult(rel, [], [], truncated=False, next_offset=None, kept=[])
+        self.core.deps.access.check_visible(rel, caller=caller)
         events = self.core.records.events_of(rel, HISTORY_PAGE + 1, offset)
         more = len(events) > HISTORY_PAGE
         return HistoryResult(

@@ -99,14 +99,15 @@ def _folder_options(t: Any) -> None:
 
 def token_object(e: TokenEntry) -> dict[str, Any]:
     """A caller as ``hoard token list --json`` shows it (never its digest)."""
-    return {
+    out: dict[str, Any] = {
         "name": e.name,
         "scopes": list(e.scopes),
         "write_mode": e.write_mode,
         "confirm_own": e.confirm_own,
-        "read": list(e.read_globs),
-        "write": list(e.write_globs),
     }
+    if e.read_globs or e.write_globs:  # only for a caller limited to folders
+        out["read"], out["write"] = list(e.read_globs), list(e.write_globs)
+    return out
 
 
 def _folders(e: TokenEntry) -> str:
