@@ -60,6 +60,7 @@ def consent(
     caller: str,
     scopes: tuple[str, ...] = ("read",),
     admin: str | None = None,
+    folders: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """Play the owner in a browser: open the authorization URL, sign in to the web app when
     the consent page asks for it (or type an admin token when the server has no web app),
@@ -83,6 +84,7 @@ def consent(
         "scopes": list(scopes),
         "write_mode": "propose",
         "decision": "allow",
+        **(folders or {}),
     }
     if 'name="admin_token"' in page.text:
         form["admin_token"] = admin or server.tokens["owner"]
@@ -163,6 +165,21 @@ def mcp_status(http: httpx2.Client, server: HttpServer, token: str) -> int:
         "Accept": "application/json, text/event-stream",
     }
     return http.post(server.url, json=body, headers=headers).status_code
+
+
+async def test_the_owner_limits_an_oauth_caller_to_folders_at_consent(
+    hoard_http: Callable[..., HttpServer],
+) -> None:
+    server = hoard_http(owner="admin")
+    with httpx2.Client(timeout=30.0) as http:
+        client = credentials(register(http, server))
+        verifier, challenge = pkce()
+        url = authorize_url(server, client["client_id"], challenge, "s")
+        folders = {"read": "tech/**", "write": "tech/agent/**"}
+        back = consent(http, server, url, "foldered", ("read", "write"), folders=folders)
+        access = exchange(http, server, client, back["code"], verifier).json()["access_token"]
+    policy = await policy_with(server, access)
+    assert (policy["read"], policy["write"]) == (["tech/**"], ["tech/agent/**"])
 
 
 async def policy_with(server: HttpServer, token: str) -> dict[str, Any]:

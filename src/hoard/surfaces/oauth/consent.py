@@ -115,7 +115,7 @@ class Consent:
             return consent_page.render(form, "Choose at least one scope and a write mode.", 400)
         try:
             entry, _unused_static_token = self.oauth.tokens.add(
-                form.caller, ",".join(sorted(form.chosen)), form.mode
+                form.caller, ",".join(sorted(form.chosen)), form.mode, False, form.read, form.write
             )
         except HoardError as exc:
             return consent_page.render(form, exc.message, 400)
@@ -138,6 +138,8 @@ class Consent:
             {s for s in data.getlist("scopes") if isinstance(s, str)},
             field.get("write_mode", "propose"),
             field.get("caller", "").strip(),
+            read=field.get("read", "").strip(),
+            write=field.get("write", "").strip(),
         )
 
     def _check_owner(

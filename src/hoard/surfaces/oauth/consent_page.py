@@ -33,6 +33,10 @@ label{{display:block;margin:.4rem 0}}input[type=text],input[type=password]{{widt
 required></label>
 <fieldset><legend>What it may do</legend>{scopes}</fieldset>
 <fieldset><legend>Writes</legend>{modes}</fieldset>
+<label>Folders it may read (comma-separated globs such as <code>team/**</code>; empty: the
+whole vault)<input type="text" id="read" name="read" value="{read}"></label>
+<label>Folders it may write (within those it reads; empty: all it reads)<input type="text"
+id="write" name="write" value="{write}"></label>
 <button type="submit" id="allow" name="decision" value="allow">Allow</button>
 <button type="submit" id="deny" name="decision" value="deny">Deny</button>
 </form></body></html>
@@ -85,6 +89,10 @@ class Form:
     chosen: set[str]
     mode: str
     caller: str
+    read: str = ""
+    """The folders (comma-separated globs) the new caller may read; empty: no limit."""
+    write: str = ""
+    """The folders it may write; empty: all it may read."""
     who: str | None = None
     """The signed-in owner (the session form), or ``None`` (the admin-token form)."""
     csrf: str = field(default="", repr=False)
@@ -116,6 +124,8 @@ def render(form: Form, error: str = "", status: int = 200) -> HTMLResponse:
         request=e(form.request_id),
         auth=auth,
         caller=e(form.caller),
+        read=e(form.read),
+        write=e(form.write),
         scopes=scopes,
         modes=modes,
         error=f'<p class="error" role="alert">{e(error)}</p>' if error else "",
