@@ -105,6 +105,9 @@ class Reading:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= cap:
             raise InvalidArgument(f"limit must be a whole number from 1 to {cap}")
         seen = self.deps.access.visibility(caller=caller)
+        folder = normalize_rel_path(path, allow_root=True) if path else ""
+        if folder and not self.deps.access.in_reach(folder + "/", caller=caller):
+            raise NotFound(f"no folder at {folder!r}", path=folder)
         if seen is not None and path and not seen(normalize_rel_path(path) + "/"):
             raise Protected(f"{path!r} is protected", path=path)
         rel, entries, truncated = self.deps.vault.list_dir(path or "", recursive, limit, seen)

@@ -160,6 +160,17 @@ async def test_a_note_outside_the_folders_answers_exactly_like_a_missing_one(
     assert OUT_WORD not in json.dumps(hidden)
 
 
+@pytest.mark.parametrize("folder", ["other", "secret", "other/deep"])
+async def test_listing_a_folder_outside_the_folders_answers_like_a_missing_folder(
+    hoard: Hoard, folder: str
+) -> None:
+    hidden = error_of(await call(hoard, "vault_list", {"path": folder}))
+    missing = error_of(await call(hoard, "vault_list", {"path": "team/none"}))
+    assert hidden["error"] == missing["error"] == "not_found"
+    assert set(hidden) == set(missing)
+    assert hidden["message"].replace(folder, "X") == missing["message"].replace("team/none", "X")
+
+
 @pytest.mark.parametrize("path", OUTSIDE)
 async def test_the_history_of_a_note_outside_the_folders_is_that_of_a_missing_note(
     hoard: Hoard, path: str
