@@ -43,17 +43,6 @@ def test_every_page_fits_390_px_without_horizontal_scroll(browser: Any, site: Si
     assert wide == []
 
 
-def test_screenshots_of_the_access_page_and_a_phone_view(
-    owner_page: Any, site: Site, screenshots: Path
-) -> None:
-    page = owner_page
-    page.goto(f"{site.url}/access")
-    page.screenshot(path=str(screenshots / "access.png"), full_page=True)
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{site.url}/n/tech/hue-bridge.md")
-    page.screenshot(path=str(screenshots / "note-phone.png"))
-
-
 SHOTS = (
     ("search", "/?q=backup"),
     ("note", "/n/tech/hue-bridge.md"),
