@@ -366,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             running = hw.watcher is not None and hw.watcher.running
             extra["watcher_running"] = running
-            fresh = Row("freshness check (watcher on)", timed(hw.ensure_fresh, 1000))
+            fresh = Row("freshness check (watcher on)", timed(hw.keeper.ensure_fresh, 1000))
             if not running:
                 fresh.note = "watcher NOT running: this is the stat-walk path"
             rows.append(check(fresh, "p50", 1))
@@ -384,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             log("first search (cold)")
             t0 = time.perf_counter()
-            hw.search("zettelkasten", caller=OWNER)
+            hw.searching.search("zettelkasten", caller=OWNER)
             rows.append(
                 Row(
                     "first search (cold: vocabulary)",
@@ -392,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             )
             t0 = time.perf_counter()
-            hw.search("zettelkastn", caller=OWNER)
+            hw.searching.search("zettelkastn", caller=OWNER)
             rows.append(
                 Row("first typo search (loads vocabulary)", [(time.perf_counter() - t0) * 1000])
             )
@@ -407,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for q in queries:
                     t0 = time.perf_counter()
                     try:
-                        res = hw.search(q.text, limit=10, caller=OWNER)
+                        res = hw.searching.search(q.text, limit=10, caller=OWNER)
                     except Exception as exc:
                         errors.append(f"{q.text!r}: {type(exc).__name__}: {exc}")
                         continue
@@ -463,11 +463,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         log("search without the watcher")
         hn = Hoard(vault, state, config=config)
         try:
-            hn.search("zettelkastn", caller=OWNER)
+            hn.searching.search("zettelkastn", caller=OWNER)
             nw_ms: list[float] = []
             for q in queries:
                 t0 = time.perf_counter()
-                hn.search(q.text, limit=10, caller=OWNER)
+                hn.searching.search(q.text, limit=10, caller=OWNER)
                 nw_ms.append((time.perf_counter() - t0) * 1000)
             rows.append(
                 Row(

@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(7)
         sources = rng.sample(notes, 32 * 11)
 
-        hoard.honesty.claim_record("bench", "fact", "42", sources[0], caller=owner)
-        claim = timed(lambda: hoard.honesty.claim_get("bench", "fact", caller=owner), args.n)
+        hoard.honesty.claims.record("bench", "fact", "42", sources[0], caller=owner)
+        claim = timed(lambda: hoard.honesty.claims.get("bench", "fact", caller=owner), args.n)
 
         summary = "bench-summaries/summary-0.md"
         (vault / "bench-summaries").mkdir()
@@ -77,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"\nupdated: 2026-11-30\n---\nbench summary {i} of pangolin sources\n",
                 encoding="utf-8",
             )
-        hoard.reindex()
+        hoard.maintenance.reindex()
         for i in range(11):
-            hoard.honesty.synthesis_register(
+            hoard.honesty.syntheses.register(
                 f"bench-summaries/summary-{i}.md", sources[i * 32 : (i + 1) * 32], caller=owner
             )
-        status = timed(lambda: hoard.honesty.synthesis_status(summary, caller=owner), args.n)
+        status = timed(lambda: hoard.honesty.syntheses.status(summary, caller=owner), args.n)
 
         query = "bench summary pangolin"
         known = evaldata_dir() / "zk-digitalyoshixi" / "queries-known-item.jsonl"
@@ -90,13 +90,13 @@ def main(argv: list[str] | None = None) -> int:
         cycle = iter(range(10**9))
 
         def mixed_search() -> object:
-            return hoard.search(mixed[next(cycle) % len(mixed)], limit=10, caller=OWNER)
+            return hoard.searching.search(mixed[next(cycle) % len(mixed)], limit=10, caller=OWNER)
 
-        with_warnings = timed(lambda: hoard.search(query, limit=10, caller=OWNER), args.n)
+        with_warnings = timed(lambda: hoard.searching.search(query, limit=10, caller=OWNER), args.n)
         mixed_with = timed(mixed_search, args.n)
         real = hoard.honesty.warnings_for
         hoard.honesty.warnings_for = lambda paths, budget, *, caller: {}  # type: ignore[method-assign]
-        without = timed(lambda: hoard.search(query, limit=10, caller=OWNER), args.n)
+        without = timed(lambda: hoard.searching.search(query, limit=10, caller=OWNER), args.n)
         mixed_without = timed(mixed_search, args.n)
         hoard.honesty.warnings_for = real  # type: ignore[method-assign]
         hoard.close()

@@ -388,7 +388,7 @@ def run(dataset: Dataset, variant: str, k: int, semantic_state: Path) -> RunResu
             for q in queries:
                 tq = time.perf_counter()
                 try:
-                    res = hoard.search(q.text, limit=k, caller=OWNER)
+                    res = hoard.searching.search(q.text, limit=k, caller=OWNER)
                 except HoardError as exc:
                     ms = (time.perf_counter() - tq) * 1000
                     err = f"{exc.code}: {exc.message}"

@@ -89,7 +89,7 @@ def hoard_run(root: Path, lang: str, queries: list[dict[str, Any]]) -> dict[str,
             rr = ok = 0.0
             t1 = time.perf_counter()
             for q in queries:
-                res = h.search(q["query"], limit=K, caller=OWNER)
+                res = h.searching.search(q["query"], limit=K, caller=OWNER)
                 ranked = [f"{folder_of(lang)}/{x.path}" for x in res.results]
                 a, b = score(ranked, q["relevant"])
                 rr, ok = rr + a, ok + b

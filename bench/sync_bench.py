@@ -106,7 +106,7 @@ def open_hoard(vault: Path, state: Path, pull_every: int, *, watch: bool) -> Hoa
 
 def found(h: Hoard, w: str, path: str) -> bool:
     """The note itself is a hit (not a near word of an earlier note, by typo tolerance)."""
-    return any(r.path == path for r in h.search(w, caller=OWNER, limit=10).results)
+    return any(r.path == path for r in h.searching.search(w, caller=OWNER, limit=10).results)
 
 
 def on_demand(root: Path, n: int) -> list[float]:

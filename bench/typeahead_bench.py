@@ -2,8 +2,8 @@
 
     python bench/typeahead_bench.py [--vault DIR] [--state DIR]
 
-Opens (or builds) the vault's index, then times ``Hoard.search(mode="typeahead")`` and, for
-the same texts, natural mode, in turns (one of each per text, so load shifts both alike).
+Opens (or builds) the vault's index, then times ``Hoard.searching.search(mode="typeahead")``
+and, for the same texts, natural mode, in turns (one of each per text, so load shifts both alike).
 Prints p50/p95 of each and writes ``bench/receipts/typeahead-<date>.json``. In process: the
 JSON API adds its HTTP round trip on top.
 """
@@ -34,7 +34,7 @@ def main() -> int:
         for text in texts:
             for mode in ("typeahead", "natural"):
                 t0 = time.perf_counter()
-                h.search(text, mode=mode, caller=OWNER)
+                h.searching.search(text, mode=mode, caller=OWNER)
                 times[mode].append((time.perf_counter() - t0) * 1000)
     rows = [
         [m, str(len(v)), f"{percentile(v, 50):.2f}", f"{percentile(v, 95):.2f}"]

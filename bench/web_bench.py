@@ -143,7 +143,7 @@ async def run(args: argparse.Namespace, state: Path) -> dict[str, Any]:
             assert status == 200, (path, status)
             note_ms.append(ms)
         titles = [
-            str((hoard.read(p, caller=OWNER).frontmatter or {}).get("title") or p)
+            str((hoard.reading.read(p, caller=OWNER).frontmatter or {}).get("title") or p)
             for p in sample[:200]
         ]
         typing_ms: list[float] = []

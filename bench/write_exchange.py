@@ -36,7 +36,7 @@ def main() -> int:
         (vault / "tech").mkdir(parents=True)
         (vault / NOTE).write_text(HEAD + "start\n")
         with Hoard(vault, state) as hoard:
-            rev: str | None = hoard.read(NOTE, caller=OWNER).revision
+            rev: str | None = hoard.reading.read(NOTE, caller=OWNER).revision
             for i in range(args.n * 2):
                 kind = "exchange" if i % 2 == 0 else "rename"
                 exchange._renameat2 = real if kind == "exchange" else None

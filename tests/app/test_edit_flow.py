@@ -45,12 +45,12 @@ def lamp(vault: Path) -> bytes:
 
 def refused(hoard: Hoard, vault: Path, code: str, **kwargs: object) -> HoardError:
     before = lamp(vault)
-    events = len(hoard.writes.history("tech/lamp.md", caller=OWNER).events)
+    events = len(hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events)
     with pytest.raises(HoardError) as info:
         hoard.edits.edit(**{"path": "tech/lamp.md", "caller": WRITER, **kwargs})  # type: ignore[arg-type]
     assert info.value.code == code, info.value.to_object()
     assert lamp(vault) == before
-    history = hoard.writes.history("tech/lamp.md", caller=OWNER).events
+    history = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
     assert len(history) == events + 1
     assert history[-1].tool == "vault_edit"
     assert history[-1].decision == "refused"
@@ -78,12 +78,14 @@ def test_an_edit_is_written_through_the_write_path(hoard: Hoard, vault: Path) ->
         .replace("status: draft", "status: active")
         .encode()
     )
-    history = hoard.writes.history("tech/lamp.md", caller=OWNER)
+    history = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER)
     assert history.events[-1].tool == "vault_edit"
     assert history.events[-1].decision == "written"
-    kept = hoard.writes.history(revision_id=history.revisions[-1].revision_id, caller=OWNER)
+    kept = hoard.writes.retirement.history(
+        revision_id=history.revisions[-1].revision_id, caller=OWNER
+    )
     assert kept.content.encode() == before
-    found = hoard.search("fixed", caller=WRITER)
+    found = hoard.searching.search("fixed", caller=WRITER)
     assert [h.path for h in found.results] == ["tech/lamp.md"]
 
 

@@ -74,7 +74,7 @@ def hoard(tmp_path: Path) -> Iterator[Hoard]:
 
 
 def paths(hoard: Hoard, query: str = "", caller: Caller = AGENT, **filters: Any) -> list[str]:
-    result = hoard.search(query, 20, caller=caller, filters=filters)
+    result = hoard.searching.search(query, 20, caller=caller, filters=filters)
     return [h.path for h in result.results]
 
 
@@ -148,35 +148,39 @@ def test_a_query_with_filters_ranks_only_the_matching_notes(
 
 
 def test_filters_apply_before_the_page_is_cut(hoard: Hoard) -> None:
-    result = hoard.search("router", 1, caller=AGENT, filters={"status": "done"})
+    result = hoard.searching.search("router", 1, caller=AGENT, filters={"status": "done"})
     assert [h.path for h in result.results] == ["projects/nas.md"]
 
 
 def test_protected_notes_are_invisible_and_only_counted_as_hidden(hoard: Hoard) -> None:
-    listed = hoard.search("", 20, caller=AGENT, filters={"tags": ["homelab"]})
+    listed = hoard.searching.search("", 20, caller=AGENT, filters={"tags": ["homelab"]})
     assert "secret/plan.md" not in [h.path for h in listed.results]
     assert listed.hidden_protected == 1
-    owner = hoard.search("", 20, filters={"tags": ["homelab"]}, caller=OWNER)
+    owner = hoard.searching.search("", 20, filters={"tags": ["homelab"]}, caller=OWNER)
     assert owner.results[0].path == "secret/plan.md"
-    tags = {t.tag: t.count for t in hoard.tags(caller=AGENT).tags}
+    tags = {t.tag: t.count for t in hoard.searching.fields.tags(caller=AGENT).tags}
     assert "secret-tag" not in tags
     assert tags["homelab"] == 3
-    assert {t.tag: t.count for t in hoard.tags(caller=OWNER).tags}["homelab"] == 4
+    assert {t.tag: t.count for t in hoard.searching.fields.tags(caller=OWNER).tags}["homelab"] == 4
 
 
 def test_tags_are_counted_most_used_first_and_by_folder(hoard: Hoard) -> None:
-    result = hoard.tags(caller=AGENT)
+    result = hoard.searching.fields.tags(caller=AGENT)
     assert [(t.tag, t.count) for t in result.tags[:2]] == [("homelab", 3), ("net", 3)]
     assert ("úkol", 2) in [(t.tag.lower(), t.count) for t in result.tags]
-    in_projects = hoard.tags("projects", caller=AGENT)
+    in_projects = hoard.searching.fields.tags("projects", caller=AGENT)
     assert {t.tag: t.count for t in in_projects.tags} == {"homelab": 2, "net": 1, "úkol": 1}
 
 
 def test_a_listing_is_paged(hoard: Hoard) -> None:
-    first = hoard.search("", 2, caller=AGENT, filters={"type": ["task", "note"]})
+    first = hoard.searching.search("", 2, caller=AGENT, filters={"type": ["task", "note"]})
     assert first.next_offset == 2
-    second = hoard.search("", 2, caller=AGENT, filters={"type": ["task", "note"]}, offset=2)
-    third = hoard.search("", 2, caller=AGENT, filters={"type": ["task", "note"]}, offset=4)
+    second = hoard.searching.search(
+        "", 2, caller=AGENT, filters={"type": ["task", "note"]}, offset=2
+    )
+    third = hoard.searching.search(
+        "", 2, caller=AGENT, filters={"type": ["task", "note"]}, offset=4
+    )
     listed = [h.path for r in (first, second, third) for h in r.results]
     assert listed == paths(hoard, type=["task", "note"])
     assert third.next_offset is None
@@ -188,7 +192,7 @@ def test_a_listing_sees_a_note_edited_a_moment_ago(hoard: Hoard) -> None:
     (hoard.vault.root / "tech" / "old.md").write_text(
         raw.replace("archived", "in-progress"), encoding="utf-8"
     )
-    hoard.reindex()
+    hoard.maintenance.reindex()
     assert "tech/old.md" in paths(hoard, status="in-progress")
 
 
@@ -205,9 +209,9 @@ def test_a_listing_sees_a_note_edited_a_moment_ago(hoard: Hoard) -> None:
 )
 def test_bad_filters_are_invalid_arguments(hoard: Hoard, filters: dict[str, Any]) -> None:
     with pytest.raises(HoardError) as info:
-        hoard.search("", 10, caller=AGENT, filters=filters)
+        hoard.searching.search("", 10, caller=AGENT, filters=filters)
     assert info.value.code in ("invalid_argument", "path_rejected")
 
 
 def test_empty_filters_are_no_filters(hoard: Hoard) -> None:
-    assert hoard.search("", 10, caller=AGENT, filters={}).results == []
+    assert hoard.searching.search("", 10, caller=AGENT, filters={}).results == []

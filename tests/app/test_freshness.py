@@ -13,7 +13,7 @@ SEEN_WITHIN = 3.0  # the SPEC promises 2 s; the poll deadline leaves a little sl
 
 
 def _paths(hoard, query: str) -> list[str]:
-    return [h.path for h in hoard.search(query, caller=OWNER).results]
+    return [h.path for h in hoard.searching.search(query, caller=OWNER).results]
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_a_note_written_into_an_ignored_folder_stays_out_of_search(
     write_note("tech/visible.md", "Visible", "a visible okapi")
 
     wait_until(lambda: _paths(h, "okapi") == ["tech/visible.md"], timeout=SEEN_WITHIN)
-    h.reindex()
+    h.maintenance.reindex()
     assert _paths(h, "okapi") == ["tech/visible.md"]
 
 
@@ -126,7 +126,7 @@ def test_reindex_applies_outside_changes_at_once(vault, write_note, open_hoard):
     write_note("tech/alpha.md", "Alpha", "pangolin, grown longer")
     (vault / "tech" / "beta.md").unlink()
 
-    report = h.reindex()
+    report = h.maintenance.reindex()
 
     assert (report.added, report.updated, report.removed) == (1, 1, 1)
     assert report.notes == 2
@@ -140,7 +140,7 @@ def test_reindex_with_nothing_changed_reports_no_changes(write_note, open_hoard)
     write_note("tech/alpha.md", "Alpha", "aardvark")
     h = open_hoard()
 
-    report = h.reindex()
+    report = h.maintenance.reindex()
 
     assert (report.added, report.updated, report.removed, report.failed) == (0, 0, 0, 0)
     assert report.notes == 1
@@ -175,8 +175,8 @@ def test_searches_from_many_threads_during_outside_writes_stay_on_fts5(write_not
     def worker() -> None:
         for _ in range(60):
             try:
-                r = h.search("pangolin", caller=OWNER)
-                h.links("tech/n1.md", caller=OWNER)
+                r = h.searching.search("pangolin", caller=OWNER)
+                h.reading.links("tech/n1.md", caller=OWNER)
                 if r.engine != "fts5" or r.error:
                     problems.append(f"{r.engine}: {r.error}")
             except Exception as exc:

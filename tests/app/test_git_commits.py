@@ -81,12 +81,12 @@ def test_a_scripted_session_makes_one_commit_per_change(hoard: Hoard, vault: Pat
         sha(vault, "tech/lamp.md"),
         caller=WRITER,
     )
-    hoard.writes.file_note("tech/filed.md", note("Filed"), caller=WRITER)
+    hoard.writes.notes.file_note("tech/filed.md", note("Filed"), caller=WRITER)
     hoard.moves.move("tech/lamp.md", "home/lamp.md", sha(vault, "tech/lamp.md"), caller=WRITER)
-    archived = hoard.writes.archive(
+    archived = hoard.writes.retirement.archive(
         "tech/new.md", "archived", sha(vault, "tech/new.md"), caller=WRITER
     )
-    hoard.writes.restore(archived.revision_id, caller=WRITER)
+    hoard.writes.retirement.restore(archived.revision_id, caller=WRITER)
     proposal = hoard.edits.edit(
         "tech/desk.md",
         [{"op": "append", "text": "Later."}],
@@ -146,7 +146,7 @@ def test_a_failing_commit_keeps_the_change_and_is_in_the_ledger(hoard: Hoard, va
         (vault / ".git" / "index.lock").unlink()
     assert result.status == "written"
     assert (vault / "tech" / "lamp.md").read_text(encoding="utf-8").endswith("Kept.\n")
-    events = hoard.writes.history("tech/lamp.md", caller=OWNER).events
+    events = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
     assert [e.decision for e in events[-2:]] == ["written", "commit_failed"]
     assert commits(vault) == []
 

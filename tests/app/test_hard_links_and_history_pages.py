@@ -28,7 +28,9 @@ def vault(tmp_path: Path) -> Path:
 
 def test_check_flags_a_note_with_more_than_one_hard_link(vault: Path, tmp_path: Path) -> None:
     with Hoard(vault, tmp_path / "state") as h:
-        flagged = [(v.path, v.rule) for v in h.check().violations if v.rule == "hard_link"]
+        flagged = [
+            (v.path, v.rule) for v in h.maintenance.check().violations if v.rule == "hard_link"
+        ]
 
     assert flagged == [("tech/linked.md", "hard_link")]
 
@@ -37,17 +39,21 @@ def test_refuse_hard_links_keeps_them_out_of_reads_and_search(vault: Path, tmp_p
     (vault / "hoard.toml").write_text("[limits]\nrefuse_hard_links = true\n", encoding="utf-8")
     with Hoard(vault, tmp_path / "state") as h:
         with pytest.raises(PathRejected):
-            h.read("tech/linked.md", caller=OWNER)
-        assert h.search("pangolin", caller=OWNER).results == []
-        assert [r.path for r in h.search("wombat", caller=OWNER).results] == ["tech/plain.md"]
+            h.reading.read("tech/linked.md", caller=OWNER)
+        assert h.searching.search("pangolin", caller=OWNER).results == []
+        assert [r.path for r in h.searching.search("wombat", caller=OWNER).results] == [
+            "tech/plain.md"
+        ]
 
 
 def test_history_pages_its_events_with_a_way_to_the_older_ones(vault: Path, tmp_path: Path) -> None:
     with Hoard(vault, tmp_path / "state") as h:
         for i in range(520):
             h.write_core.records.event("vault_write", "agent", "tech/plain.md", None, None, f"e{i}")
-        newest = h.writes.history("tech/plain.md", caller=OWNER)
-        older = h.writes.history("tech/plain.md", caller=OWNER, offset=newest.next_offset or 0)
+        newest = h.writes.retirement.history("tech/plain.md", caller=OWNER)
+        older = h.writes.retirement.history(
+            "tech/plain.md", caller=OWNER, offset=newest.next_offset or 0
+        )
 
     assert newest.truncated and newest.next_offset == 500
     assert [e.decision for e in newest.events] == [f"e{i}" for i in range(20, 520)]

@@ -13,7 +13,7 @@ from hoard.core.policy import OWNER
 
 
 def _paths(hoard, query: str) -> list[str]:
-    return [h.path for h in hoard.search(query, caller=OWNER).results]
+    return [h.path for h in hoard.searching.search(query, caller=OWNER).results]
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_an_index_with_garbage_in_the_middle_is_detected_and_rebuilt(index_db, o
     assert h.startup_report.rebuilt is True
     assert h.startup_report.reason
     assert _paths(h, "pangolin") == ["life/target.md"]
-    assert h.search("pangolin", caller=OWNER).engine == "fts5"
+    assert h.searching.search("pangolin", caller=OWNER).engine == "fts5"
 
 
 def test_an_index_of_random_bytes_is_detected_and_rebuilt(index_db, open_hoard):
@@ -122,7 +122,7 @@ def test_a_foreign_sqlite_file_is_rebuilt(index_db, open_hoard):
 
 def test_a_config_change_rebuilds_the_index_at_the_next_open(vault, index_db, open_hoard):
     before = open_hoard()
-    plain = before.search("pangolin", caller=OWNER).results[0].score
+    plain = before.searching.search("pangolin", caller=OWNER).results[0].score
     before.close()
     (vault / "hoard.toml").write_text(
         '[search]\nfolder_weights = { "life/**" = 2.0 }\n', encoding="utf-8"
@@ -132,7 +132,7 @@ def test_a_config_change_rebuilds_the_index_at_the_next_open(vault, index_db, op
 
     assert h.startup_report.rebuilt is True
     assert h.startup_report.reason and "config" in h.startup_report.reason
-    assert h.search("pangolin", caller=OWNER).results[0].score == pytest.approx(
+    assert h.searching.search("pangolin", caller=OWNER).results[0].score == pytest.approx(
         plain * 2.0, rel=1e-3
     )
 
@@ -146,7 +146,7 @@ def test_a_dropped_fts_table_while_running_falls_back_to_a_substring_scan(
     conn.commit()
     conn.close()
 
-    result = h.search("pangolin", caller=OWNER)
+    result = h.searching.search("pangolin", caller=OWNER)
 
     assert result.engine == "substring-fallback"
     assert result.error
@@ -155,7 +155,7 @@ def test_a_dropped_fts_table_while_running_falls_back_to_a_substring_scan(
     assert hit.title == "Target"
     assert "pangolin" in hit.snippet
     # The index repairs itself in the background; search is back on FTS5 soon after.
-    wait_until(lambda: h.search("pangolin", caller=OWNER).engine == "fts5", timeout=5)
+    wait_until(lambda: h.searching.search("pangolin", caller=OWNER).engine == "fts5", timeout=5)
     assert _paths(h, "pangolin") == ["life/target.md"]
 
 
@@ -167,12 +167,12 @@ def test_an_index_replaced_by_garbage_while_running_falls_back_then_recovers(
     junk.write_bytes(os.urandom(64 * 1024))
     os.replace(junk, index_db)
 
-    result = h.search("pangolin", caller=OWNER)
+    result = h.searching.search("pangolin", caller=OWNER)
 
     assert result.engine == "substring-fallback"
     assert result.error
     assert [r.path for r in result.results] == ["life/target.md"]
-    wait_until(lambda: h.search("pangolin", caller=OWNER).engine == "fts5", timeout=5)
+    wait_until(lambda: h.searching.search("pangolin", caller=OWNER).engine == "fts5", timeout=5)
 
 
 def test_the_fallback_honours_folder_and_limit(index_db, open_hoard, write_note):
@@ -184,8 +184,8 @@ def test_the_fallback_honours_folder_and_limit(index_db, open_hoard, write_note)
     conn.commit()
     conn.close()
 
-    in_life = h.search("pangolin", folder="life", caller=OWNER)
-    one = h.search("pangolin", limit=1, caller=OWNER)
+    in_life = h.searching.search("pangolin", folder="life", caller=OWNER)
+    one = h.searching.search("pangolin", limit=1, caller=OWNER)
 
     assert in_life.engine == "substring-fallback"
     assert {r.path for r in in_life.results} == {"life/target.md", "life/second.md"}
@@ -202,7 +202,7 @@ def test_fts_mode_syntax_errors_are_still_bad_query_when_the_index_is_broken(ind
     conn.close()
 
     with pytest.raises(BadQuery):
-        h.search("foo AND", mode="fts", caller=OWNER)
+        h.searching.search("foo AND", mode="fts", caller=OWNER)
 
 
 def test_a_note_with_broken_yaml_is_indexed_by_its_body_and_reported(write_note, open_hoard):
@@ -215,10 +215,10 @@ def test_a_note_with_broken_yaml_is_indexed_by_its_body_and_reported(write_note,
 
     assert _paths(h, "wombat") == ["tech/broken.md"]
     assert h.startup_report.failed == 0
-    bad = [v for v in h.check().violations if v.path == "tech/broken.md"]
+    bad = [v for v in h.maintenance.check().violations if v.path == "tech/broken.md"]
     assert bad
     assert all(v.field and v.rule and v.message for v in bad)
-    assert not [v for v in h.check().violations if v.path == "tech/ok.md"]
+    assert not [v for v in h.maintenance.check().violations if v.path == "tech/ok.md"]
 
 
 def test_a_note_that_is_not_utf8_is_still_indexed(write_note, open_hoard):
@@ -257,7 +257,7 @@ def test_the_substring_fallback_is_bounded_in_bytes(vault, write_note, open_hoar
     conn.commit()
     conn.close()
 
-    result = h.search("pangolin", limit=20, caller=OWNER)
+    result = h.searching.search("pangolin", limit=20, caller=OWNER)
 
     assert result.engine == "substring-fallback"
     assert 0 < len(result.results) < 20

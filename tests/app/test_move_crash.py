@@ -59,7 +59,7 @@ def backlinks_once_answered(hoard: Hoard, rel: str) -> list[str]:
 
     def attempt() -> list[str] | None:
         try:
-            return hoard.links(rel, caller=OWNER).backlinks
+            return hoard.reading.links(rel, caller=OWNER).backlinks
         except Busy:
             return None
 
@@ -93,12 +93,12 @@ def test_a_crash_at_any_step_of_a_move_leaves_all_old_or_all_new(
         assert not list(vault.rglob(".hoard-stage-*"))
         want = OLD if point in BEFORE_INTENT else NEW
         assert {rel: read(vault, rel) for rel in PATHS} == {rel: want.get(rel) for rel in PATHS}
-        assert hoard.writes.recover(caller=OWNER).transactions == []
+        assert hoard.writes.notes.recover(caller=OWNER).transactions == []
         if want is NEW:  # nothing lost: the old bytes of every changed file are preserved
             for rel in ("tech/lamp.md", "life/desk.md", "tech/_INDEX.md"):
                 kept = [
-                    hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content
-                    for r in hoard.writes.history(rel, caller=OWNER).revisions
+                    hoard.writes.retirement.history(revision_id=r.revision_id, caller=OWNER).content
+                    for r in hoard.writes.retirement.history(rel, caller=OWNER).revisions
                 ]
                 assert OLD[rel] in kept, rel
             assert backlinks_once_answered(hoard, "projects/light.md") == [

@@ -101,14 +101,17 @@ def test_a_move_rewrites_every_link_form_and_both_indexes(hoard: Hoard, vault: P
         "tech/lamp.md": "old",
     }
     # Nothing lost: every prior version is in the ledger; the index follows the move.
-    kept = hoard.writes.history("life/desk.md", caller=OWNER).revisions
-    assert hoard.writes.history(revision_id=kept[-1].revision_id, caller=OWNER).content == DESK
-    assert hoard.links("projects/light.md", caller=OWNER).backlinks == [
+    kept = hoard.writes.retirement.history("life/desk.md", caller=OWNER).revisions
+    assert (
+        hoard.writes.retirement.history(revision_id=kept[-1].revision_id, caller=OWNER).content
+        == DESK
+    )
+    assert hoard.reading.links("projects/light.md", caller=OWNER).backlinks == [
         "life/desk.md",
         "projects/_INDEX.md",
         "projects/light.md",
     ]
-    assert hoard.writes.recover(caller=OWNER).transactions == []
+    assert hoard.writes.notes.recover(caller=OWNER).transactions == []
 
 
 def test_a_rename_in_place_keeps_relative_links_and_one_index(hoard: Hoard, vault: Path) -> None:
@@ -147,7 +150,10 @@ def test_a_refused_move_changes_nothing(
         hoard.moves.move("tech/lamp.md", new_path, lamp_rev(vault), caller=WRITER)
     assert info.value.code == code
     assert snapshot(vault) == before
-    assert hoard.writes.history("tech/lamp.md", caller=OWNER).events[-1].decision == "refused"
+    assert (
+        hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events[-1].decision
+        == "refused"
+    )
 
 
 def test_a_stale_revision_is_a_conflict(hoard: Hoard, vault: Path) -> None:

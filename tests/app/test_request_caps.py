@@ -31,7 +31,7 @@ def test_an_fts_query_over_the_term_cap_is_a_bad_query_that_says_so(hoard: Hoard
     query = " OR ".join(f"word{i}" for i in range(1000))
 
     with pytest.raises(BadQuery) as refused:
-        hoard.search(query, mode="fts", caller=OWNER)
+        hoard.searching.search(query, mode="fts", caller=OWNER)
 
     assert refused.value.details["terms"] == 1000
     assert refused.value.details["limit"] == 64
@@ -40,22 +40,24 @@ def test_an_fts_query_over_the_term_cap_is_a_bad_query_that_says_so(hoard: Hoard
 def test_an_fts_query_within_the_cap_runs(hoard: Hoard) -> None:
     query = " OR ".join(["pangolin"] + [f"word{i}" for i in range(60)])
 
-    assert [r.path for r in hoard.search(query, mode="fts", caller=OWNER).results] == [
+    assert [r.path for r in hoard.searching.search(query, mode="fts", caller=OWNER).results] == [
         "tech/hub.md"
     ]
 
 
 def test_a_long_natural_query_searches_its_first_words_and_warns(hoard: Hoard) -> None:
-    result = hoard.search("pangolin " + " ".join(f"word{i}" for i in range(2000)), caller=OWNER)
+    result = hoard.searching.search(
+        "pangolin " + " ".join(f"word{i}" for i in range(2000)), caller=OWNER
+    )
 
     assert [r.path for r in result.results] == ["tech/hub.md"]
     assert [w["kind"] for w in result.warnings] == ["query_truncated"]
 
 
 def test_links_come_in_pages_with_a_way_to_the_next(hoard: Hoard) -> None:
-    first = hoard.links("tech/hub.md", caller=OWNER)
-    second = hoard.links("tech/hub.md", offset=first.next_offset or 0, caller=OWNER)
-    last = hoard.links("tech/hub.md", offset=second.next_offset or 0, caller=OWNER)
+    first = hoard.reading.links("tech/hub.md", caller=OWNER)
+    second = hoard.reading.links("tech/hub.md", offset=first.next_offset or 0, caller=OWNER)
+    last = hoard.reading.links("tech/hub.md", offset=second.next_offset or 0, caller=OWNER)
 
     assert first.truncated and len(first.outgoing) == 100 and first.next_offset == 100
     assert second.truncated and second.next_offset == 200
@@ -66,5 +68,5 @@ def test_links_come_in_pages_with_a_way_to_the_next(hoard: Hoard) -> None:
 
 
 def test_a_smaller_page_may_be_asked_for_but_never_a_larger_one(hoard: Hoard) -> None:
-    assert len(hoard.links("tech/hub.md", limit=7, caller=OWNER).outgoing) == 7
-    assert len(hoard.links("tech/hub.md", limit=10_000, caller=OWNER).outgoing) == 100
+    assert len(hoard.reading.links("tech/hub.md", limit=7, caller=OWNER).outgoing) == 7
+    assert len(hoard.reading.links("tech/hub.md", limit=10_000, caller=OWNER).outgoing) == 100

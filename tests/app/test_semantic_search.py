@@ -103,7 +103,7 @@ def paths(result: object) -> list[str]:
 
 
 def test_a_question_finds_the_note_that_shares_few_of_its_words(built: Hoard) -> None:
-    r = built.search(QUESTION, limit=3, caller=OWNER)
+    r = built.searching.search(QUESTION, limit=3, caller=OWNER)
     assert r.engine == "fts5+semantic"
     assert r.semantic_weight == pytest.approx(0.8)
     assert paths(r)[0] in (ANSWER, SECRET)
@@ -116,8 +116,8 @@ def test_semantic_false_ranks_exactly_as_a_vault_without_the_model(
     write_vault(tmp_path / "plain", enabled=False)
     plain = open_hoard(tmp_path / "plain", "plain-state")
     for query in (QUESTION, "lamp", "flour water", "hue bridge"):
-        off = built.search(query, semantic="false", caller=OWNER)
-        lexical = plain.search(query, caller=OWNER)
+        off = built.searching.search(query, semantic="false", caller=OWNER)
+        lexical = plain.searching.search(query, caller=OWNER)
         assert off.engine == lexical.engine == "fts5"
         assert off.semantic_weight is None
         assert [(h.path, h.score) for h in off.results] == [
@@ -129,7 +129,7 @@ def test_search_is_lexical_and_labeled_while_no_vector_exists(
     vault: Path, open_hoard: Callable[..., Hoard]
 ) -> None:
     h = open_hoard(vault)
-    r = h.search("lamp", caller=OWNER)
+    r = h.searching.search("lamp", caller=OWNER)
     assert r.engine == "fts5"
     assert r.error is None
     assert "semantic_unavailable" in [w["kind"] for w in r.warnings]
@@ -144,13 +144,13 @@ def test_search_is_lexical_and_labeled_when_the_model_fails_to_load(
     monkeypatch.setenv(MODEL_DIR_ENV, str(empty))
     h = open_hoard(vault, watch=True)
     wait_until(lambda: h.semantic is not None and h.semantic.status().state == "failed")
-    r = h.search("lamp", semantic="true", caller=OWNER)
+    r = h.searching.search("lamp", semantic="true", caller=OWNER)
     assert r.engine == "fts5"
     assert r.error is None
     warning = r.warnings[0]
     assert warning["kind"] == "semantic_unavailable"
     assert "could not be loaded" in warning["message"]
-    similar = h.similar(ANSWER, caller=OWNER)
+    similar = h.similarity.similar(ANSWER, caller=OWNER)
     assert similar.engine == "none"
     assert similar.results == []
     assert similar.warnings[0]["kind"] == "semantic_unavailable"
@@ -159,7 +159,7 @@ def test_search_is_lexical_and_labeled_when_the_model_fails_to_load(
 def test_a_search_that_meets_the_semantic_side_closing_answers_lexically(built: Hoard) -> None:
     assert built.semantic is not None
     built.semantic.close()  # as a server shutting down while a request is in flight
-    r = built.search(QUESTION, semantic="true", caller=OWNER)
+    r = built.searching.search(QUESTION, semantic="true", caller=OWNER)
     assert r.engine == "fts5"
     assert "semantic_unavailable" in [w["kind"] for w in r.warnings]
 
@@ -168,7 +168,7 @@ def test_semantic_true_on_a_vault_without_semantic_says_it_is_off(
     tmp_path: Path, open_hoard: Callable[..., Hoard]
 ) -> None:
     write_vault(tmp_path / "plain", enabled=False)
-    r = open_hoard(tmp_path / "plain").search("lamp", semantic="true", caller=OWNER)
+    r = open_hoard(tmp_path / "plain").searching.search("lamp", semantic="true", caller=OWNER)
     assert r.engine == "fts5"
     assert "enabled = false" in r.warnings[0]["message"]
 
@@ -180,11 +180,13 @@ def test_a_changed_note_is_re_embedded_in_the_background(
     assert h.semantic is not None
     assert h.semantic.wait_until_current(60)
     question = "which dog breed did we pick for the family?"
-    assert paths(h.search(question, limit=1, caller=OWNER)) != ["life/running.md"]
+    assert paths(h.searching.search(question, limit=1, caller=OWNER)) != ["life/running.md"]
     (vault / "life/running.md").write_text(
         "---\ntitle: Puppy\n---\nWe chose a golden retriever puppy for the kids.\n"
     )
-    wait_until(lambda: paths(h.search(question, limit=1, caller=OWNER)) == ["life/running.md"])
+    wait_until(
+        lambda: paths(h.searching.search(question, limit=1, caller=OWNER)) == ["life/running.md"]
+    )
     assert h.semantic.wait_until_current(30)
 
 
@@ -210,21 +212,23 @@ def test_a_build_killed_midway_resumes_where_it_stopped(
 
 
 def test_a_protected_note_never_reaches_a_caller_without_a_grant(built: Hoard) -> None:
-    owner = built.search(QUESTION, limit=10, caller=OWNER)
+    owner = built.searching.search(QUESTION, limit=10, caller=OWNER)
     assert SECRET in paths(owner)
     for semantic in ("true", "auto"):
-        r = built.search(QUESTION, limit=10, caller=AGENT, semantic=semantic)
+        r = built.searching.search(QUESTION, limit=10, caller=AGENT, semantic=semantic)
         assert r.engine == "fts5+semantic"
         assert SECRET not in paths(r)
-    assert SECRET not in [h.path for h in built.similar(ANSWER, 10, caller=AGENT).results]
+    assert SECRET not in [
+        h.path for h in built.similarity.similar(ANSWER, 10, caller=AGENT).results
+    ]
     with pytest.raises(Protected):
-        built.similar(SECRET, 5, caller=AGENT)
+        built.similarity.similar(SECRET, 5, caller=AGENT)
     built.ledger.add_grant(AGENT.name, "secret/**", minutes=5)
-    assert SECRET in paths(built.search(QUESTION, limit=10, caller=AGENT))
+    assert SECRET in paths(built.searching.search(QUESTION, limit=10, caller=AGENT))
 
 
 def test_similar_lists_the_nearest_notes_but_never_the_note_itself(built: Hoard) -> None:
-    r = built.similar("cooking/sourdough.md", limit=2, caller=OWNER)
+    r = built.similarity.similar("cooking/sourdough.md", limit=2, caller=OWNER)
     assert r.engine == "semantic"
     assert r.results[0].path == "cooking/stew.md"
     assert "cooking/sourdough.md" not in [h.path for h in r.results]
@@ -233,7 +237,7 @@ def test_similar_lists_the_nearest_notes_but_never_the_note_itself(built: Hoard)
 
 
 def test_a_folder_search_blends_only_notes_of_that_folder(built: Hoard) -> None:
-    r = built.search(QUESTION, folder="cooking", caller=OWNER)
+    r = built.searching.search(QUESTION, folder="cooking", caller=OWNER)
     assert r.engine == "fts5+semantic"
     assert all(p.startswith("cooking/") for p in paths(r))
 
@@ -259,4 +263,4 @@ def test_vectors_stored_under_another_model_id_are_rebuilt_by_themselves(
     assert len(h.semantic.store) == len(NOTES)
     vec = h.semantic.store.vector(ANSWER)
     assert vec is not None and float(np.linalg.norm(vec)) == pytest.approx(1.0, abs=1e-5)
-    assert paths(h.search(QUESTION, limit=3, caller=OWNER))[0] in (ANSWER, SECRET)
+    assert paths(h.searching.search(QUESTION, limit=3, caller=OWNER))[0] in (ANSWER, SECRET)

@@ -183,7 +183,7 @@ def test_hoard_indexes_and_searches_a_generated_vault(
 ) -> None:
     hoard = Hoard(small.root, tmp_path / "state")
     try:
-        result = hoard.search("backup", caller=OWNER)
+        result = hoard.searching.search("backup", caller=OWNER)
         assert result.error is None
         assert result.results
     finally:

@@ -141,7 +141,7 @@ class Hoard:
         self.edits = Edits(self.writes)
         self.daily = Daily(self.writes).daily
         self.moves = Moves(self.writes)
-        self.git_log = GitHistory(self.deps).log
+        self.git_history = GitHistory(self.deps)
         fallback = SubstringSearcher(self.vault, self.config)
         self.searching = SearchFlow(
             self.deps, self.keeper, self.searcher, fallback, reranker, self.honesty, self.semantic
@@ -154,27 +154,13 @@ class Hoard:
         self.briefer = Briefer(self.deps, self.recent_changes, self.writes, self.honesty)
         self.chat = ChatTools(self.access, self.searching, self.reading)
         self.guides = Guides(self.deps, self.reading)
-        # The read and maintenance use-cases, by the names the surfaces call.
-        self.search = self.searching.search
-        self.tags = self.searching.fields.tags
-        self.similar = self.similarity.similar
-        self.read = self.reading.read
-        self.list = self.reading.list
-        self.links = self.reading.links
-        self.note_size = self.reading.note_size
-        self.policy = self.maintenance.policy
-        self.request_access = self.maintenance.request_access
-        self.check = self.maintenance.check
-        self.reindex = self.maintenance.reindex
-        self.ensure_fresh = self.keeper.ensure_fresh
         self.read_methods: dict[str, Callable[..., Any]] = {
-            "search": self.search,
-            "read": self.read,
-            "links": self.links,
-            "list": self.list,
+            "search": self.searching.search,
+            "read": self.reading.read,
+            "links": self.reading.links,
+            "list": self.reading.list,
         }
         self.code = CodeRunner(self.read_methods, code_workers)
-        self.run_code = self.code.run
         self._session_store: SessionStore | None = None
 
     def change_feed(self) -> ChangeFeed:
@@ -203,7 +189,7 @@ class Hoard:
             log.warning("recorded the outcome of %d change(s) a crash interrupted", n)
         if not self.write_core.records.unfinished_transactions(include_stuck=True):
             return
-        for item in self.writes.recover(caller=OWNER).transactions:
+        for item in self.writes.notes.recover(caller=OWNER).transactions:
             if item.state == "done":
                 log.warning("completed interrupted transaction %s", item.transaction_id)
             else:

@@ -272,7 +272,7 @@ class Moves:
         blobs = {p: b for p, b in plan.after.items() if b is not None}
         txn = self.core.records.begin_transaction("move", {"files": files}, blobs, caller.name)
         failpoints.hit("move.intent")
-        state, detail = self.writes.roll_forward(txn, files, blobs, tool=TOOL, caller=caller)
+        state, detail = self.writes.notes.roll_forward(txn, files, blobs, tool=TOOL, caller=caller)
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
         return self.writes.core.stamp(replace(result, status="moved", transaction_id=txn))

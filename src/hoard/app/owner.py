@@ -12,7 +12,6 @@ from hoard.adapters.index import facets
 from hoard.adapters.ledger import activity, kept
 from hoard.adapters.ledger.activity import ArchivedRow, ExpiredProposal
 from hoard.adapters.ledger.records import Event, Records
-from hoard.adapters.ledger.store import AccessRequest
 from hoard.adapters.store_errors import DatabaseError
 from hoard.app.callers import CallerFile, known_callers, require_known_caller
 from hoard.app.deps import Deps
@@ -103,9 +102,6 @@ class OwnerDesk:
 
     # -- grants and access requests ------------------------------------------------------------
 
-    def grants(self) -> list[Grant]:
-        return self.deps.ledger.active_grants()
-
     def known_callers(self) -> list[str]:
         """The callers a grant can name (:func:`~hoard.app.callers.known_callers`)."""
         return known_callers(self.tokens)
@@ -114,15 +110,6 @@ class OwnerDesk:
         """A grant to ``to``, a caller this vault knows; a name nobody holds is refused."""
         require_known_caller(self.tokens, to)
         return self.deps.ledger.add_grant(to, glob, minutes)
-
-    def revoke_grant(self, grant_id: str) -> None:
-        self.deps.ledger.revoke_grant(grant_id)
-
-    def requests(self) -> list[AccessRequest]:
-        return self.deps.ledger.pending_requests()
-
-    def approve(self, request_id: str, minutes: float) -> Grant:
-        return self.deps.ledger.approve_request(request_id, minutes)
 
     def deny(self, request_id: str) -> None:
         activity.deny_request(self.deps.ledger, request_id)
@@ -138,7 +125,12 @@ class OwnerDesk:
         now = self.deps.ledger.clock()
         proposals = [p for p in self.records.pending_proposals() if p.expires_at > now]
         clobbers = kept.open_clobbers(self.deps.ledger)
-        return len(proposals) + len(self.requests()) + len(clobbers) + len(self.conflicts())
+        return (
+            len(proposals)
+            + len(self.deps.ledger.pending_requests())
+            + len(clobbers)
+            + len(self.conflicts())
+        )
 
     def stale_proposals(self) -> dict[str, str]:
         """Pending proposals that can no longer be confirmed because their note changed (or

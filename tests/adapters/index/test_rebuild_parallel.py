@@ -63,7 +63,7 @@ def test_a_rebuild_in_workers_builds_the_same_index_as_one_in_this_process(
 
     assert report.added == 60 and report.failed == 0
     assert _rows(tmp_path / "parallel") == _rows(tmp_path / "serial")
-    assert [r.path for r in parallel.search("aarhus 17", caller=OWNER).results][:1] == [
+    assert [r.path for r in parallel.searching.search("aarhus 17", caller=OWNER).results][:1] == [
         "tech/n017.md"
     ]
 
@@ -81,7 +81,7 @@ def test_a_rebuild_finishes_in_this_process_when_a_worker_dies(
 
     assert report.added == 30 and report.failed == 0
     assert "preparing notes in this process" in caplog.text
-    assert len(hoard.search("body", caller=OWNER).results) == 10
+    assert len(hoard.searching.search("body", caller=OWNER).results) == 10
 
 
 def test_only_a_large_vault_on_several_cores_gets_workers_one_per_core_up_to_4():

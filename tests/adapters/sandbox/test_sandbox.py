@@ -359,7 +359,7 @@ def test_a_hostile_script_does_not_stall_service_calls_or_other_scripts(
     try:
         wait_until(spinning.is_set)
         t0 = time.monotonic()
-        assert hoard.search("compost", caller=agent).results
+        assert hoard.searching.search("compost", caller=agent).results
         assert read_code(
             hoard.read_methods, sandbox, 'return (await call("list", {})).path', caller=agent
         )

@@ -103,7 +103,7 @@ def test_the_substring_fallback_stops_at_the_deadline_too(hoard: Hoard) -> None:
 
 
 def test_a_link_read_past_its_deadline_keeps_what_it_read(hoard: Hoard) -> None:
-    hoard.links("hub.md", caller=OWNER)  # indexed, links and all
+    hoard.reading.links("hub.md", caller=OWNER)  # indexed, links and all
     conn = hoard.index.reader()
     row = note_id(conn, "hub.md")
     assert row is not None

@@ -33,7 +33,7 @@ def hoard(tmp_path: Path) -> Hoard:
 def test_a_word_that_matches_also_finds_its_close_spelling_below_the_exact_hits(
     hoard: Hoard,
 ) -> None:
-    r = hoard.search("marlin", limit=10, caller=OWNER)
+    r = hoard.searching.search("marlin", limit=10, caller=OWNER)
     paths = [h.path for h in r.results]
     assert paths[0] == "fish/marlin.md"
     assert "myth/merlin.md" in paths
@@ -45,7 +45,7 @@ def test_a_word_that_matches_also_finds_its_close_spelling_below_the_exact_hits(
 
 
 def test_a_page_the_exact_matches_fill_gets_no_typo_hits(hoard: Hoard) -> None:
-    r = hoard.search("marlin", limit=1, caller=OWNER)
+    r = hoard.searching.search("marlin", limit=1, caller=OWNER)
     assert [h.path for h in r.results] == ["fish/marlin.md"]
     assert r.warnings == []
 
@@ -55,4 +55,6 @@ def test_typo_fill_can_be_turned_off_with_typo_tolerance(tmp_path: Path, hoard: 
         'protected = ["secret/**"]\n[search]\ntypo = false\n'
     )
     with Hoard(hoard.vault.root, tmp_path / "other") as plain:
-        assert [h.path for h in plain.search("marlin", caller=OWNER).results] == ["fish/marlin.md"]
+        assert [h.path for h in plain.searching.search("marlin", caller=OWNER).results] == [
+            "fish/marlin.md"
+        ]

@@ -19,7 +19,7 @@ Rev = Callable[[str], str]
 
 def _summary(edit_note: Put, honesty: Honesty, path: str, sources: list[str], who: Caller) -> None:
     edit_note(path, "Summary of " + ", ".join(sources))
-    honesty.synthesis_register(path, sources, caller=who)
+    honesty.syntheses.register(path, sources, caller=who)
 
 
 def test_a_summary_whose_sources_are_unchanged_is_current_and_says_what_it_is_not(
@@ -29,8 +29,8 @@ def test_a_summary_whose_sources_are_unchanged_is_current_and_says_what_it_is_no
     edit_note("b.md", "beta")
     edit_note("sum.md", "summary")
 
-    reg = honesty.synthesis_register("sum.md", ["a.md", "b.md"], caller=writer)
-    status = honesty.synthesis_status("sum.md", caller=writer)
+    reg = honesty.syntheses.register("sum.md", ["a.md", "b.md"], caller=writer)
+    status = honesty.syntheses.status("sum.md", caller=writer)
 
     assert [(s.path, s.revision) for s in reg.sources] == [
         ("a.md", rev("a.md")),
@@ -54,7 +54,7 @@ def test_editing_a_source_makes_the_summary_stale_naming_exactly_that_file(
     recorded = rev("b.md")
 
     edit_note("b.md", "text of b.mD")  # same size, new bytes, new mtime
-    status = honesty.synthesis_status("sum.md", caller=writer)
+    status = honesty.syntheses.status("sum.md", caller=writer)
 
     assert status.state == "stale"
     assert [
@@ -71,7 +71,7 @@ def test_a_deleted_source_makes_the_summary_stale_as_missing(
     _summary(edit_note, honesty, "sum.md", ["a.md", "b.md"], writer)
     (vault / "a.md").unlink()
 
-    status = honesty.synthesis_status("sum.md", caller=writer)
+    status = honesty.syntheses.status("sum.md", caller=writer)
 
     assert status.state == "stale"
     [drift] = status.drifted
@@ -89,10 +89,10 @@ def test_a_chain_of_summaries_goes_stale_when_the_deepest_source_changes(
     edit_note("c.md", "the facts")
     _summary(edit_note, honesty, "b.md", ["c.md"], writer)
     _summary(edit_note, honesty, "a.md", ["b.md"], writer)
-    assert honesty.synthesis_status("a.md", caller=writer).state == "current"
+    assert honesty.syntheses.status("a.md", caller=writer).state == "current"
 
     edit_note("c.md", "the facts, revised")
-    status = honesty.synthesis_status("a.md", caller=writer)
+    status = honesty.syntheses.status("a.md", caller=writer)
 
     assert status.state == "stale"
     assert [(d.path, d.via, d.current_revision) for d in status.drifted] == [
@@ -104,11 +104,11 @@ def test_a_cycle_of_summaries_terminates(honesty: Honesty, edit_note: Put, write
     edit_note("a.md", "a")
     edit_note("b.md", "b")
     edit_note("c.md", "c")
-    honesty.synthesis_register("a.md", ["b.md"], caller=writer)
-    honesty.synthesis_register("b.md", ["c.md"], caller=writer)
-    honesty.synthesis_register("c.md", ["a.md"], caller=writer)
+    honesty.syntheses.register("a.md", ["b.md"], caller=writer)
+    honesty.syntheses.register("b.md", ["c.md"], caller=writer)
+    honesty.syntheses.register("c.md", ["a.md"], caller=writer)
 
-    status = honesty.synthesis_status("a.md", caller=writer)
+    status = honesty.syntheses.status("a.md", caller=writer)
 
     assert status.state == "current"
     assert status.budget["file_checks"] == 3
@@ -129,7 +129,7 @@ def test_a_transitive_graph_of_over_200_sources_is_incomplete_after_exactly_128_
         top.append(f"top-leaf/{i}.md")
     _summary(edit_note, honesty, "top.md", top, writer)
 
-    status = honesty.synthesis_status("top.md", caller=writer, budget=frozen_budget())
+    status = honesty.syntheses.status("top.md", caller=writer, budget=frozen_budget())
 
     assert status.state == "incomplete"
     assert status.budget["exhausted"] is True
@@ -145,14 +145,14 @@ def test_the_byte_budget_and_the_deadline_are_real_limits(
     _summary(edit_note, honesty, "sum.md", ["other.md", "big.md"], writer)
     honesty.cache.forget("big.md")
 
-    by_bytes = honesty.synthesis_status("sum.md", caller=writer, budget=Budget(max_bytes=1000))
+    by_bytes = honesty.syntheses.status("sum.md", caller=writer, budget=Budget(max_bytes=1000))
     now = [0.0]
 
     def clock() -> float:
         now[0] += 0.2  # every look at the clock costs 200 ms
         return now[0]
 
-    by_time = honesty.synthesis_status("sum.md", caller=writer, budget=Budget(clock=clock))
+    by_time = honesty.syntheses.status("sum.md", caller=writer, budget=Budget(clock=clock))
 
     assert (by_bytes.state, by_bytes.budget["exhausted_by"]) == ("incomplete", "bytes")
     assert by_bytes.budget["bytes_read"] <= 1000
@@ -165,12 +165,12 @@ def test_re_registering_replaces_the_registration_and_keeps_the_old_one_in_histo
     edit_note("a.md", "a")
     edit_note("b.md", "b")
     edit_note("sum.md", "summary")
-    first = honesty.synthesis_register("sum.md", ["a.md"], caller=writer)
-    second = honesty.synthesis_register("sum.md", ["b.md"], caller=writer)
+    first = honesty.syntheses.register("sum.md", ["a.md"], caller=writer)
+    second = honesty.syntheses.register("sum.md", ["b.md"], caller=writer)
     edit_note("a.md", "a changed")  # only the old registration named it
 
-    status = honesty.synthesis_status("sum.md", caller=writer)
-    history = honesty.synthesis_history("sum.md", caller=writer)
+    status = honesty.syntheses.status("sum.md", caller=writer)
+    history = honesty.syntheses.history("sum.md", caller=writer)
 
     assert second.replaces == first.registration_id
     assert (status.state, status.registration_id) == ("current", second.registration_id)
@@ -188,7 +188,7 @@ def test_a_note_that_was_never_registered_is_unregistered(
 ) -> None:
     edit_note("plain.md", "just a note")
 
-    status = honesty.synthesis_status("plain.md", caller=reader)
+    status = honesty.syntheses.status("plain.md", caller=reader)
 
     assert (status.state, status.drifted, status.registration_id) == ("unregistered", [], None)
     assert status.disclaimer == DISCLAIMER
@@ -204,8 +204,8 @@ def test_a_summary_registers_at_most_32_sources(
     edit_note("sum.md", "summary")
 
     with pytest.raises(InvalidArgument) as err:
-        honesty.synthesis_register("sum.md", names, caller=writer)
-    ok = honesty.synthesis_register("sum.md", names[:32], caller=writer)
+        honesty.syntheses.register("sum.md", names, caller=writer)
+    ok = honesty.syntheses.register("sum.md", names[:32], caller=writer)
 
     assert err.value.details["limit"] == 32
     assert len(ok.sources) == 32
@@ -220,7 +220,7 @@ def test_registering_a_missing_source_is_not_found_and_records_nothing(
     edit_note("sum.md", "summary")
 
     with pytest.raises(NotFound):
-        honesty.synthesis_register("sum.md", ["a.md", "gone.md"], caller=writer)
+        honesty.syntheses.register("sum.md", ["a.md", "gone.md"], caller=writer)
 
     with hoard.ledger.read() as conn:
         assert conn.execute("SELECT count(*) FROM syntheses").fetchone()[0] == 0
@@ -233,10 +233,10 @@ def test_a_summary_cannot_be_its_own_source_and_repeated_sources_count_once(
     edit_note("sum.md", "summary")
 
     with pytest.raises(InvalidArgument):
-        honesty.synthesis_register("sum.md", ["sum.md"], caller=writer)
+        honesty.syntheses.register("sum.md", ["sum.md"], caller=writer)
     with pytest.raises(InvalidArgument):
-        honesty.synthesis_register("sum.md", [], caller=writer)
-    reg = honesty.synthesis_register("sum.md", ["a.md", "a.md"], caller=writer)
+        honesty.syntheses.register("sum.md", [], caller=writer)
+    reg = honesty.syntheses.register("sum.md", ["a.md", "a.md"], caller=writer)
 
     assert [s.path for s in reg.sources] == ["a.md"]
 
@@ -248,10 +248,10 @@ def test_a_protected_source_without_a_grant_is_refused_as_protected(
     edit_note("sum.md", "summary")
 
     with pytest.raises(Protected):
-        honesty.synthesis_register("sum.md", ["secret/plan.md"], caller=writer)
+        honesty.syntheses.register("sum.md", ["secret/plan.md"], caller=writer)
     hoard.ledger.add_grant(writer.name, "secret/**", 10)
 
-    assert honesty.synthesis_register("sum.md", ["secret/plan.md"], caller=writer).sources
+    assert honesty.syntheses.register("sum.md", ["secret/plan.md"], caller=writer).sources
 
 
 def test_a_drifted_protected_source_is_counted_but_not_named_to_a_caller_without_a_grant(
@@ -263,7 +263,7 @@ def test_a_drifted_protected_source_is_counted_but_not_named_to_a_caller_without
     _summary(edit_note, honesty, "sum.md", ["a.md", "secret/plan.md"], owner_side)
     edit_note("secret/plan.md", "the new plan")
 
-    status = honesty.synthesis_status("sum.md", caller=reader)
+    status = honesty.syntheses.status("sum.md", caller=reader)
 
     assert (status.state, status.drifted, status.hidden_drifted) == ("stale", [], 1)
 
@@ -276,10 +276,10 @@ def test_a_second_status_on_unchanged_files_reuses_cached_hashes_and_reads_no_by
     _summary(edit_note, honesty, "sum.md", ["a.md", "b.md", "c.md"], writer)
     honesty.cache.forget("a.md")  # make the first call hash at least one file itself
 
-    first = honesty.synthesis_status("sum.md", caller=writer)
-    second = honesty.synthesis_status("sum.md", caller=writer)
+    first = honesty.syntheses.status("sum.md", caller=writer)
+    second = honesty.syntheses.status("sum.md", caller=writer)
     rev_size = edit_note("c.md", "text of c.mD").stat().st_size
-    third = honesty.synthesis_status("sum.md", caller=writer)
+    third = honesty.syntheses.status("sum.md", caller=writer)
 
     assert first.budget["bytes_read"] > 0
     assert (second.budget["cached"], second.budget["bytes_read"]) == (3, 0)

@@ -21,7 +21,7 @@ def test_warnings_for_ten_registered_summaries_share_one_budget_of_128_file_chec
         for src in sources:
             edit_note(src, src)
         edit_note(f"sum/{s}.md", "summary")
-        honesty.synthesis_register(f"sum/{s}.md", sources, caller=writer)
+        honesty.syntheses.register(f"sum/{s}.md", sources, caller=writer)
         summaries.append(f"sum/{s}.md")
     budget = frozen_budget()
 
@@ -46,7 +46,7 @@ def test_warnings_name_the_drifted_files_of_stale_summaries_and_skip_plain_notes
     edit_note("b.md", "b")
     edit_note("plain.md", "not a summary")
     edit_note("sum.md", "summary")
-    honesty.synthesis_register("sum.md", ["a.md", "b.md"], caller=writer)
+    honesty.syntheses.register("sum.md", ["a.md", "b.md"], caller=writer)
     edit_note("b.md", "b changed")
 
     warnings = honesty.warnings_for(["plain.md", "sum.md"], Budget(), caller=writer)
@@ -67,7 +67,7 @@ def test_summaries_sharing_sources_check_each_file_once_per_response(
         edit_note(src, src)
     for s in ("one.md", "two.md", "three.md"):
         edit_note(s, "summary")
-        honesty.synthesis_register(s, sources, caller=writer)
+        honesty.syntheses.register(s, sources, caller=writer)
     budget = Budget()
 
     warnings = honesty.warnings_for(

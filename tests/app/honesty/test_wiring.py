@@ -17,14 +17,14 @@ def _synthesis(warnings: list[dict]) -> list[dict]:
 def test_reading_a_summary_whose_source_changed_warns_and_names_the_source(hoard: Hoard, edit_note):
     edit_note("tech/source.md", "the bridge firmware is 2024.08.2")
     edit_note("tech/summary.md", "summary: bridge firmware is current")
-    hoard.honesty.synthesis_register("tech/summary.md", ["tech/source.md"], caller=hoard.owner)
+    hoard.honesty.syntheses.register("tech/summary.md", ["tech/source.md"], caller=hoard.owner)
 
     assert (
-        _synthesis(hoard.read("tech/summary.md", caller=OWNER).warnings) == []
+        _synthesis(hoard.reading.read("tech/summary.md", caller=OWNER).warnings) == []
     )  # current: no warning
 
     edit_note("tech/source.md", "the bridge firmware is 2025.01.0")
-    warning = _synthesis(hoard.read("tech/summary.md", caller=OWNER).warnings)[0]
+    warning = _synthesis(hoard.reading.read("tech/summary.md", caller=OWNER).warnings)[0]
 
     assert warning["state"] == "stale"
     assert [d["path"] for d in warning["drifted"]] == ["tech/source.md"]
@@ -33,11 +33,11 @@ def test_reading_a_summary_whose_source_changed_warns_and_names_the_source(hoard
 def test_a_search_hit_that_is_a_stale_summary_carries_the_warning(hoard: Hoard, edit_note):
     edit_note("tech/source.md", "pangolin facts")
     edit_note("tech/summary.md", "pangolin summary")
-    hoard.honesty.synthesis_register("tech/summary.md", ["tech/source.md"], caller=hoard.owner)
+    hoard.honesty.syntheses.register("tech/summary.md", ["tech/source.md"], caller=hoard.owner)
     edit_note("tech/source.md", "pangolin facts, revised")
-    hoard.reindex()
+    hoard.maintenance.reindex()
 
-    hits = {h.path: h for h in hoard.search("pangolin", caller=OWNER).results}
+    hits = {h.path: h for h in hoard.searching.search("pangolin", caller=OWNER).results}
 
     assert _synthesis(hits["tech/summary.md"].warnings)[0]["state"] == "stale"
     assert _synthesis(hits["tech/source.md"].warnings) == []
@@ -46,7 +46,7 @@ def test_a_search_hit_that_is_a_stale_summary_carries_the_warning(hoard: Hoard, 
 def test_a_note_that_is_no_summary_reads_without_synthesis_warnings(hoard: Hoard, edit_note):
     edit_note("tech/plain.md", "nothing registered here")
 
-    assert _synthesis(hoard.read("tech/plain.md", caller=OWNER).warnings) == []
+    assert _synthesis(hoard.reading.read("tech/plain.md", caller=OWNER).warnings) == []
 
 
 @pytest.mark.anyio

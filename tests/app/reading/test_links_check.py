@@ -34,7 +34,7 @@ def linked(write_note):
 
 
 def test_outgoing_links_resolve_aliases_headings_embeds_and_paths(linked, open_hoard):
-    r = open_hoard().links("projects/plan.md", caller=OWNER)
+    r = open_hoard().reading.links("projects/plan.md", caller=OWNER)
 
     assert r.path == "projects/plan.md"
     got = [(o.target, o.resolved_path, o.broken) for o in r.outgoing]
@@ -55,7 +55,7 @@ def test_outgoing_links_resolve_aliases_headings_embeds_and_paths(linked, open_h
 
 
 def test_broken_lists_each_broken_target_once(linked, open_hoard):
-    assert open_hoard().links("projects/plan.md", caller=OWNER).broken == [
+    assert open_hoard().reading.links("projects/plan.md", caller=OWNER).broken == [
         "nowhere-note",
         "gone/elsewhere",
     ]
@@ -64,30 +64,30 @@ def test_broken_lists_each_broken_target_once(linked, open_hoard):
 def test_backlinks_list_the_notes_linking_here(linked, open_hoard):
     h = open_hoard()
 
-    assert h.links("tech/bridge.md", caller=OWNER).backlinks == [
+    assert h.reading.links("tech/bridge.md", caller=OWNER).backlinks == [
         "projects/plan.md",
         "tech/zigbee.md",
     ]
-    assert h.links("tech/zigbee.md", caller=OWNER).backlinks == ["projects/plan.md"]
-    assert h.links("life/unrelated.md", caller=OWNER).backlinks == []
-    assert h.links("life/unrelated.md", caller=OWNER).outgoing == []
+    assert h.reading.links("tech/zigbee.md", caller=OWNER).backlinks == ["projects/plan.md"]
+    assert h.reading.links("life/unrelated.md", caller=OWNER).backlinks == []
+    assert h.reading.links("life/unrelated.md", caller=OWNER).outgoing == []
 
 
 def test_links_of_a_missing_note_is_not_found(linked, open_hoard):
     with pytest.raises(NotFound):
-        open_hoard().links("tech/missing.md", caller=OWNER)
+        open_hoard().reading.links("tech/missing.md", caller=OWNER)
 
 
 def test_links_of_a_hostile_path_is_rejected(linked, open_hoard):
     with pytest.raises(PathRejected):
-        open_hoard().links("../etc/passwd.md", caller=OWNER)
+        open_hoard().reading.links("../etc/passwd.md", caller=OWNER)
 
 
 def test_links_reflect_an_edit_to_the_note_itself_at_once(linked, open_hoard, write_note):
     h = open_hoard()
     write_note("life/unrelated.md", "Unrelated", "now links [[bridge]] and [[nope]]")
 
-    r = h.links("life/unrelated.md", caller=OWNER)
+    r = h.reading.links("life/unrelated.md", caller=OWNER)
 
     assert [(o.target, o.broken) for o in r.outgoing] == [("bridge", False), ("nope", True)]
 
@@ -97,7 +97,8 @@ def test_backlinks_include_a_note_written_after_opening(linked, open_hoard, writ
     write_note("life/new.md", "New", "points at [[bridge]]")
 
     wait_until(
-        lambda: "life/new.md" in h.links("tech/bridge.md", caller=OWNER).backlinks, timeout=3
+        lambda: "life/new.md" in h.reading.links("tech/bridge.md", caller=OWNER).backlinks,
+        timeout=3,
     )
 
 
@@ -106,7 +107,7 @@ def test_a_note_removed_from_disk_has_no_links(linked, vault, open_hoard):
     (vault / "life" / "unrelated.md").unlink()
 
     with pytest.raises(NotFound):
-        h.links("life/unrelated.md", caller=OWNER)
+        h.reading.links("life/unrelated.md", caller=OWNER)
 
 
 def test_a_link_prefers_the_note_in_the_same_folder(write_note, open_hoard):
@@ -114,13 +115,13 @@ def test_a_link_prefers_the_note_in_the_same_folder(write_note, open_hoard):
     write_note("a/shared.md", "A shared", "a")
     write_note("b/shared.md", "B shared", "b")
 
-    r = open_hoard().links("a/x.md", caller=OWNER)
+    r = open_hoard().reading.links("a/x.md", caller=OWNER)
 
     assert r.outgoing[0].resolved_path == "a/shared.md"
 
 
 def test_example_vault_links_of_the_home_automation_project(example_vault, open_hoard):
-    r = open_hoard(example_vault).links("projects/home-automation-revamp.md", caller=OWNER)
+    r = open_hoard(example_vault).reading.links("projects/home-automation-revamp.md", caller=OWNER)
 
     assert r.broken == ["zigbee-migration-plan"]
     broken = [o for o in r.outgoing if o.broken]
@@ -133,7 +134,7 @@ def test_example_vault_links_of_the_home_automation_project(example_vault, open_
 
 
 def test_example_vault_backlinks_of_the_hue_bridge(example_vault, open_hoard):
-    r = open_hoard(example_vault).links("tech/hue-bridge.md", caller=OWNER)
+    r = open_hoard(example_vault).reading.links("tech/hue-bridge.md", caller=OWNER)
 
     assert "tech/zigbee.md" in r.backlinks
     assert "projects/home-automation-revamp.md" in r.backlinks
@@ -144,7 +145,7 @@ def test_example_vault_backlinks_of_the_hue_bridge(example_vault, open_hoard):
 
 
 def test_the_example_vault_has_no_violations_and_one_broken_link(example_vault, open_hoard):
-    result = open_hoard(example_vault).check()
+    result = open_hoard(example_vault).maintenance.check()
 
     assert result.violations == []
     assert [(b.path, b.target) for b in result.broken_links] == [
@@ -163,7 +164,7 @@ def test_check_reports_each_violation_with_path_field_and_rule(write_note, open_
     )
     write_note("tech/none.md", raw="no frontmatter at all\n")
 
-    result = open_hoard().check()
+    result = open_hoard().maintenance.check()
 
     found = {(v.path, v.field, v.rule) for v in result.violations}
     assert ("tech/bad.md", "tags", "tags_count") in found
@@ -180,7 +181,7 @@ def test_check_skips_private_notes(write_note, open_hoard):
     write_note("personal-notes/deep/more.md", raw="also fine\n")
     write_note("tech/diary.md", raw="no frontmatter, and that is not fine\n")
 
-    result = open_hoard().check()
+    result = open_hoard().maintenance.check()
 
     assert {v.path for v in result.violations} == {"tech/diary.md"}
     assert result.private_skipped == 2
@@ -191,16 +192,18 @@ def test_check_honours_a_configured_contract(vault, write_note, open_hoard):
     (vault / "hoard.toml").write_text("[contract]\ntags_min = 1\n", encoding="utf-8")
     write_note("tech/one-tag.md", "One", "x", tags=("solo",))
 
-    assert open_hoard().check().violations == []
+    assert open_hoard().maintenance.check().violations == []
 
 
 def test_check_sees_a_broken_link_written_after_opening_once_reindexed(write_note, open_hoard):
     write_note("tech/a.md", "A", "fine")
     h = open_hoard()
     write_note("tech/b.md", "B", "see [[nothing-here]]")
-    h.reindex()
+    h.maintenance.reindex()
 
-    assert [(b.path, b.target) for b in h.check().broken_links] == [("tech/b.md", "nothing-here")]
+    assert [(b.path, b.target) for b in h.maintenance.check().broken_links] == [
+        ("tech/b.md", "nothing-here")
+    ]
 
 
 def test_a_note_with_more_links_than_one_lookup_batch_resolves_every_one(write_note, open_hoard):
@@ -211,7 +214,7 @@ def test_a_note_with_more_links_than_one_lookup_batch_resolves_every_one(write_n
     h = open_hoard()
     outgoing, offset = [], 0
     while True:  # vault_links is paged (limits.links_max)
-        page = h.links("hub/index.md", offset=offset, caller=OWNER)
+        page = h.reading.links("hub/index.md", offset=offset, caller=OWNER)
         outgoing += page.outgoing
         if page.next_offset is None:
             break
@@ -222,4 +225,4 @@ def test_a_note_with_more_links_than_one_lookup_batch_resolves_every_one(write_n
         assert (o.resolved_path, o.broken) == (
             (f"hub/t{i}.md", False) if i % 2 == 0 else (None, True)
         )
-    assert open_hoard().links("hub/t600.md", caller=OWNER).backlinks == ["hub/index.md"]
+    assert open_hoard().reading.links("hub/t600.md", caller=OWNER).backlinks == ["hub/index.md"]

@@ -35,7 +35,7 @@ def _paths(result) -> list[str]:
 
 
 def test_listing_the_root_shows_its_entries_only(tree, open_hoard):
-    r = open_hoard().list(caller=OWNER)
+    r = open_hoard().reading.list(caller=OWNER)
 
     assert r.path == ""
     assert _paths(r) == ["tech", "top.md"]
@@ -45,7 +45,7 @@ def test_listing_the_root_shows_its_entries_only(tree, open_hoard):
 
 
 def test_listing_a_folder_gives_vault_relative_paths_and_kinds(tree, open_hoard):
-    r = open_hoard().list("tech", caller=OWNER)
+    r = open_hoard().reading.list("tech", caller=OWNER)
 
     assert r.path == "tech"
     assert sorted(_paths(r)) == ["tech/a.md", "tech/b.md", "tech/diagram.png", "tech/homelab"]
@@ -56,7 +56,7 @@ def test_listing_a_folder_gives_vault_relative_paths_and_kinds(tree, open_hoard)
 
 
 def test_a_recursive_listing_walks_subfolders(tree, open_hoard):
-    r = open_hoard().list("", recursive=True, caller=OWNER)
+    r = open_hoard().reading.list("", recursive=True, caller=OWNER)
 
     assert sorted(_paths(r)) == [
         "tech",
@@ -70,14 +70,14 @@ def test_a_recursive_listing_walks_subfolders(tree, open_hoard):
 
 
 def test_dot_files_dot_folders_and_staging_files_are_hidden(tree, open_hoard):
-    paths = _paths(open_hoard().list("", recursive=True, caller=OWNER))
+    paths = _paths(open_hoard().reading.list("", recursive=True, caller=OWNER))
 
     assert not [p for p in paths if any(part.startswith(".") for part in p.split("/"))]
     assert not [p for p in paths if "hoard-stage" in p]
 
 
 def test_sizes_and_mtimes_describe_the_files(tree, open_hoard):
-    entries = {e.path: e for e in open_hoard().list("tech", caller=OWNER).entries}
+    entries = {e.path: e for e in open_hoard().reading.list("tech", caller=OWNER).entries}
 
     a = entries["tech/a.md"]
     assert a.size == (tree / "tech" / "a.md").stat().st_size
@@ -89,12 +89,12 @@ def test_sizes_and_mtimes_describe_the_files(tree, open_hoard):
 
 def test_a_note_written_a_moment_ago_is_listed_without_any_sync(tree, open_hoard, write_note):
     h = open_hoard()
-    h.list("tech", caller=OWNER)
+    h.reading.list("tech", caller=OWNER)
 
     write_note("tech/fresh.md", "Fresh", "just now")
     (tree / "tech" / "b.md").unlink()
 
-    paths = _paths(h.list("tech", caller=OWNER))
+    paths = _paths(h.reading.list("tech", caller=OWNER))
     assert "tech/fresh.md" in paths
     assert "tech/b.md" not in paths
 
@@ -102,8 +102,8 @@ def test_a_note_written_a_moment_ago_is_listed_without_any_sync(tree, open_hoard
 def test_limit_truncates_the_listing(tree, open_hoard):
     h = open_hoard()
 
-    short = h.list("", recursive=True, limit=3, caller=OWNER)
-    exact = h.list("", recursive=True, limit=7, caller=OWNER)
+    short = h.reading.list("", recursive=True, limit=3, caller=OWNER)
+    exact = h.reading.list("", recursive=True, limit=7, caller=OWNER)
 
     assert len(short.entries) == 3
     assert short.truncated is True
@@ -114,7 +114,7 @@ def test_limit_truncates_the_listing(tree, open_hoard):
 @pytest.mark.parametrize("limit", [0, -1, True, "10", 10**9])
 def test_a_bad_limit_is_invalid_argument(tree, open_hoard, limit):
     with pytest.raises(InvalidArgument):
-        open_hoard().list("", limit=limit, caller=OWNER)
+        open_hoard().reading.list("", limit=limit, caller=OWNER)
 
 
 def test_a_missing_folder_is_not_found(tree, open_hoard):
@@ -122,13 +122,13 @@ def test_a_missing_folder_is_not_found(tree, open_hoard):
 
     for path in ("nowhere", "tech/nowhere", "top.md/x"):
         with pytest.raises(NotFound):
-            h.list(path, caller=OWNER)
+            h.reading.list(path, caller=OWNER)
 
 
 @pytest.mark.parametrize("path", ["nowhere", "tech/nowhere", "top.md"])
 def test_a_missing_folder_error_names_the_folder_that_was_asked_for(tree, open_hoard, path):
     with pytest.raises(NotFound) as info:
-        open_hoard().list(path, caller=OWNER)
+        open_hoard().reading.list(path, caller=OWNER)
 
     assert info.value.to_object()["path"] == path
     assert f"{path}/x" not in info.value.message
@@ -137,7 +137,7 @@ def test_a_missing_folder_error_names_the_folder_that_was_asked_for(tree, open_h
 @pytest.mark.parametrize("path", ["../", "/etc", ".git", "tech/../..", "a\\b"])
 def test_a_hostile_folder_is_path_rejected(tree, open_hoard, path):
     with pytest.raises(PathRejected):
-        open_hoard().list(path, caller=OWNER)
+        open_hoard().reading.list(path, caller=OWNER)
 
 
 def test_ignore_globs_from_hoard_toml_are_hidden(tree, write_note, open_hoard):
@@ -146,21 +146,21 @@ def test_ignore_globs_from_hoard_toml_are_hidden(tree, write_note, open_hoard):
     write_note("tech/x.tmp.md", "Tmp", "x")
     h = open_hoard()
 
-    paths = _paths(h.list("", recursive=True, caller=OWNER))
+    paths = _paths(h.reading.list("", recursive=True, caller=OWNER))
 
     assert "drafts" not in paths
     assert "drafts/d.md" not in paths
     assert "tech/x.tmp.md" not in paths
     assert "tech/a.md" in paths
     with pytest.raises(NotFound):
-        h.list("drafts", caller=OWNER)
+        h.reading.list("drafts", caller=OWNER)
 
 
 def test_symlinks_are_not_listed(tree, open_hoard):
     os.symlink(tree / "tech" / "a.md", tree / "tech" / "link.md")
     os.symlink(tree / "tech", tree / "linked-folder")
 
-    paths = _paths(open_hoard().list("", recursive=True, caller=OWNER))
+    paths = _paths(open_hoard().reading.list("", recursive=True, caller=OWNER))
 
     assert "tech/link.md" not in paths
     assert "linked-folder" not in paths

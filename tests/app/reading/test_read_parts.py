@@ -28,7 +28,7 @@ def lamp(write_note):
 )  # fmt: skip
 def test_a_part_read_is_exactly_the_files_bytes_in_its_range(lamp, open_hoard, kw, first_line):
     raw = lamp.read_bytes()
-    r = open_hoard().read("tech/lamp.md", caller=OWNER, **kw)
+    r = open_hoard().reading.read("tech/lamp.md", caller=OWNER, **kw)
     assert r.part is not None
     assert r.content.encode() == raw[r.part.start : r.part.end]
     assert r.content.startswith(first_line + "\r\n")
@@ -37,16 +37,16 @@ def test_a_part_read_is_exactly_the_files_bytes_in_its_range(lamp, open_hoard, k
 
 
 def test_a_section_read_stops_at_the_next_heading_of_its_level(lamp, open_hoard):
-    r = open_hoard().read("tech/lamp.md", caller=OWNER, heading="Setup")
+    r = open_hoard().reading.read("tech/lamp.md", caller=OWNER, heading="Setup")
     assert r.content.endswith("```\r\n## Fake\r\n```\r\n\r\n")
     assert "## Log" not in r.content
 
 
 def test_a_part_read_pages_from_the_parts_start(lamp, open_hoard):
-    whole = open_hoard().read("tech/lamp.md", caller=OWNER, heading="Setup")
-    first = open_hoard().read("tech/lamp.md", caller=OWNER, heading="Setup", max_bytes=10)
+    whole = open_hoard().reading.read("tech/lamp.md", caller=OWNER, heading="Setup")
+    first = open_hoard().reading.read("tech/lamp.md", caller=OWNER, heading="Setup", max_bytes=10)
     assert first.truncated and first.next_offset == 10
-    rest = open_hoard().read(
+    rest = open_hoard().reading.read(
         "tech/lamp.md", caller=OWNER, heading="Setup", offset=first.next_offset
     )
     assert first.content + rest.content == whole.content
@@ -58,12 +58,12 @@ def test_a_part_read_pages_from_the_parts_start(lamp, open_hoard):
 )
 def test_a_missing_part_is_not_found_and_named(lamp, open_hoard, kw, message):
     with pytest.raises(NotFound, match=message):
-        open_hoard().read("tech/lamp.md", caller=OWNER, **kw)
+        open_hoard().reading.read("tech/lamp.md", caller=OWNER, **kw)
 
 
 def test_a_heading_and_a_block_together_are_refused(lamp, open_hoard):
     with pytest.raises(InvalidArgument):
-        open_hoard().read("tech/lamp.md", caller=OWNER, heading="Log", block="fix")
+        open_hoard().reading.read("tech/lamp.md", caller=OWNER, heading="Log", block="fix")
 
 
 def test_links_to_a_missing_heading_or_block_are_broken(lamp, write_note, open_hoard):
@@ -72,7 +72,7 @@ def test_links_to_a_missing_heading_or_block_are_broken(lamp, write_note, open_h
         "Log",
         "[[lamp#Setup]] [[lamp#^fix]] [[lamp#Gone]] [[lamp#^nope]] [[lamp#Setup#Wiring]]",
     )
-    r = open_hoard().links("log.md", caller=OWNER)
+    r = open_hoard().reading.links("log.md", caller=OWNER)
     broken = {o.heading: o.broken for o in r.outgoing}
     assert broken == {"Setup": False, "^fix": False, "Gone": True, "^nope": True,
                       "Setup#Wiring": False}  # fmt: skip

@@ -29,7 +29,7 @@ def homes(tmp_path: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
 def test_a_query_empty_without_its_common_word_is_searched_with_it_and_says_so(
     homes: Hoard,
 ) -> None:
-    res = homes.search("home ass", caller=OWNER)
+    res = homes.searching.search("home ass", caller=OWNER)
     assert res.results[0].path == "tech/home-assistant.md"
     kept = [w for w in res.warnings if w["kind"] == "common_words_kept"]
     assert kept and kept[0]["words"] == ["home"]
@@ -38,6 +38,6 @@ def test_a_query_empty_without_its_common_word_is_searched_with_it_and_says_so(
 def test_a_query_that_fills_its_page_without_the_common_word_keeps_it_out(
     homes: Hoard,
 ) -> None:
-    res = homes.search("home lights", limit=2, caller=OWNER)
+    res = homes.searching.search("home lights", limit=2, caller=OWNER)
     assert {r.path for r in res.results} == {"tech/home-assistant.md", "tech/zigbee.md"}
     assert not [w for w in res.warnings if w["kind"] == "common_words_kept"]

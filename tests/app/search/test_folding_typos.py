@@ -14,7 +14,7 @@ def background(write_note):
 
 
 def _paths(hoard, query: str) -> list[str]:
-    return [h.path for h in hoard.search(query, caller=OWNER).results]
+    return [h.path for h in hoard.searching.search(query, caller=OWNER).results]
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_folding_finds_the_other_spelling(write_note, open_hoard, background, wr
 def test_folding_works_in_titles_too(write_note, open_hoard, background):
     write_note("life/trip.md", "Weekend in Århus", "a short trip")
 
-    hit = open_hoard().search("aarhus", caller=OWNER).results[0]
+    hit = open_hoard().searching.search("aarhus", caller=OWNER).results[0]
 
     assert hit.path == "life/trip.md"
     assert hit.title == "Weekend in Århus"
@@ -62,7 +62,7 @@ def test_a_misspelled_long_word_finds_the_note(write_note, open_hoard, backgroun
 def test_a_typo_correction_is_reported_as_a_warning(write_note, open_hoard, background):
     write_note("tech/zoo.md", "Zoo", "a zebra with stripes")
 
-    result = open_hoard().search("zebrq", caller=OWNER)
+    result = open_hoard().searching.search("zebrq", caller=OWNER)
 
     assert [h.path for h in result.results] == ["tech/zoo.md"]
     kinds = [w["kind"] for w in result.warnings]
@@ -74,7 +74,7 @@ def test_a_typo_correction_is_reported_as_a_warning(write_note, open_hoard, back
 def test_an_exact_match_carries_no_typo_warning(write_note, open_hoard, background):
     write_note("tech/zoo.md", "Zoo", "a zebra with stripes")
 
-    assert open_hoard().search("zebra", caller=OWNER).warnings == []
+    assert open_hoard().searching.search("zebra", caller=OWNER).warnings == []
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,7 @@ def test_a_typo_only_hit_ranks_below_an_exact_hit(write_note, open_hoard, backgr
     write_note("zoo/zebra.md", "Stripes", "a zebra at the zoo")
     write_note("zoo/giraffe.md", "Stripes", "a giraffe at the zoo")
 
-    result = open_hoard().search("zebra giraffx", caller=OWNER)
+    result = open_hoard().searching.search("zebra giraffx", caller=OWNER)
 
     assert [h.path for h in result.results] == ["zoo/zebra.md", "zoo/giraffe.md"]
     assert result.results[0].score > result.results[1].score
@@ -118,7 +118,7 @@ def test_typo_tolerance_can_be_switched_off(vault, write_note, open_hoard, backg
     (vault / "hoard.toml").write_text("[search]\ntypo = false\n", encoding="utf-8")
     write_note("tech/zoo.md", "Zoo", "a zebra with stripes")
 
-    result = open_hoard().search("zebrq", caller=OWNER)
+    result = open_hoard().searching.search("zebrq", caller=OWNER)
 
     assert result.results == []
     assert result.warnings == []
@@ -150,7 +150,7 @@ def test_a_typo_only_hit_never_outranks_a_note_matching_through_stemming(
     write_note("misc/cat.md", "Pets", f"{filler} my cat {filler}")
     write_note("misc/bats.md", "Bats", "bats bats in the attic")
 
-    result = open_hoard().search("cats", caller=OWNER)
+    result = open_hoard().searching.search("cats", caller=OWNER)
 
     assert result.results[0].path == "misc/cat.md"
 
@@ -168,7 +168,7 @@ def test_a_word_matched_through_stemming_or_folding_carries_no_typo_warning(
 ):
     write_note("life/target.md", "Target", written)
 
-    result = open_hoard().search(query, caller=OWNER)
+    result = open_hoard().searching.search(query, caller=OWNER)
 
     assert [h.path for h in result.results] == ["life/target.md"]
     assert result.warnings == [], result.warnings

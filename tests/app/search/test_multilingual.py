@@ -32,7 +32,7 @@ def cjk(tmp_path: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
 
 
 def paths(h: Hoard, query: str) -> list[str]:
-    return [r.path for r in h.search(query, caller=OWNER).results]
+    return [r.path for r in h.searching.search(query, caller=OWNER).results]
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_a_run_that_is_not_in_any_note_finds_nothing_rather_than_its_single_char
 def test_snippets_show_the_original_text_around_the_matched_characters(
     cjk: Hoard, query: str, shown: str
 ) -> None:
-    hit = cjk.search(query, caller=OWNER).results[0]
+    hit = cjk.searching.search(query, caller=OWNER).results[0]
     assert shown in hit.snippet
 
 
@@ -101,11 +101,11 @@ def test_a_long_unspaced_body_has_a_snippet_holding_the_match(
 ) -> None:
     body = "这是一个很长的句子" * 40 + "数据库备份" + "然后我们继续写很多字" * 40
     h = open_hoard(make_vault(tmp_path / "long", {"a.md": note_text("长", body)}), tmp_path / "s")
-    assert "数据库" in h.search("数据库", caller=OWNER).results[0].snippet
+    assert "数据库" in h.searching.search("数据库", caller=OWNER).results[0].snippet
 
 
 def test_a_chinese_query_gets_no_typo_correction(cjk: Hoard) -> None:
-    res = cjk.search("数剧库", caller=OWNER)  # one character wrong
+    res = cjk.searching.search("数剧库", caller=OWNER)  # one character wrong
     assert res.results == []
     assert not [w for w in res.warnings if w.code == "typo_corrected"]
 
@@ -149,7 +149,9 @@ def test_latin_cyrillic_and_arabic_notes_score_exactly_as_before_the_side_column
     tmp_path: Path, open_hoard: Callable[..., Hoard]
 ) -> None:
     h = open_hoard(make_vault(tmp_path / "latin", LATIN_NOTES), tmp_path / "latin-state")
-    got = {q: [(r.path, r.score) for r in h.search(q, caller=OWNER).results] for q in BEFORE}
+    got = {
+        q: [(r.path, r.score) for r in h.searching.search(q, caller=OWNER).results] for q in BEFORE
+    }
     assert got == BEFORE
 
 
@@ -158,7 +160,7 @@ def test_a_vault_without_these_scripts_leaves_the_side_columns_empty(
 ) -> None:
     state = tmp_path / "latin-state"
     h = open_hoard(make_vault(tmp_path / "latin", LATIN_NOTES), state)
-    h.search("backup", caller=OWNER)
+    h.searching.search("backup", caller=OWNER)
     with sqlite3.connect(state / "index.db") as conn:
         filled = conn.execute(
             "SELECT count(*) FROM notes_fts WHERE title_seg != '' OR body_seg != ''"

@@ -30,7 +30,7 @@ def test_a_title_match_beats_an_otherwise_equal_body_only_match(write_note, open
     write_note("tech/a.md", "Quokka", "a note about the quokka on the island")
     write_note("tech/b.md", "Wombat", "a note about the quokka on the island")
 
-    result = open_hoard().search("quokka", caller=OWNER)
+    result = open_hoard().searching.search("quokka", caller=OWNER)
 
     assert [h.path for h in result.results] == ["tech/a.md", "tech/b.md"]
     assert result.results[0].score > result.results[1].score
@@ -41,7 +41,7 @@ def test_a_title_only_match_beats_a_body_only_match(write_note, open_hoard, back
     write_note("tech/a.md", "Quokka", "a note about a small island animal")
     write_note("tech/b.md", "Island animal", "a note about a small quokka animal")
 
-    result = open_hoard().search("quokka", caller=OWNER)
+    result = open_hoard().searching.search("quokka", caller=OWNER)
 
     assert [h.path for h in result.results] == ["tech/a.md", "tech/b.md"]
 
@@ -56,7 +56,8 @@ def test_words_next_to_each_other_as_in_the_query_rank_above_the_same_words_apar
     write_note("tech/b.md", "Note b", "quokka island filler words here and then wombat")
 
     paths = [
-        h.path for h in open_hoard(config=config).search("quokka island", caller=OWNER).results
+        h.path
+        for h in open_hoard(config=config).searching.search("quokka island", caller=OWNER).results
     ]
 
     # Equal BM25 ties break by path, so only the proximity bonus puts b first.
@@ -83,7 +84,7 @@ def test_generated_folders_rank_below_an_equal_note(
     write_note(downranked, "Island day", body)
     write_note(peer, "Island day", body)
 
-    result = open_hoard().search("quokka", caller=OWNER)
+    result = open_hoard().searching.search("quokka", caller=OWNER)
 
     assert [h.path for h in result.results] == [peer, downranked]
     top, low = result.results
@@ -100,8 +101,8 @@ def test_the_diversity_cap_moves_extra_hits_from_one_folder_below_other_folders(
         write_note(f"weak/w{i}.md", f"Other {i}", f"{FILLER} quokka {FILLER}")
     h = open_hoard()
 
-    page = h.search("quokka", limit=5, caller=OWNER).results
-    everything = h.search("quokka", limit=10, caller=OWNER).results
+    page = h.searching.search("quokka", limit=5, caller=OWNER).results
+    everything = h.searching.search("quokka", limit=10, caller=OWNER).results
 
     assert [r.folder for r in page] == ["strong"] * 3 + ["weak"] * 2
     strong = [r.score for r in everything if r.folder == "strong"]
@@ -117,8 +118,8 @@ def test_a_page_still_fills_to_limit_in_a_flat_vault(write_note, open_hoard, bac
         write_note(f"n{i}.md", f"Note {i}", "quokka " * (i + 1))
     h = open_hoard()
 
-    assert len(h.search("quokka", limit=5, caller=OWNER).results) == 5
-    assert len(h.search("quokka", limit=8, caller=OWNER).results) == 8
+    assert len(h.searching.search("quokka", limit=5, caller=OWNER).results) == 5
+    assert len(h.searching.search("quokka", limit=8, caller=OWNER).results) == 8
 
 
 def test_a_page_fills_to_limit_when_all_hits_share_one_folder(write_note, open_hoard):
@@ -126,7 +127,7 @@ def test_a_page_fills_to_limit_when_all_hits_share_one_folder(write_note, open_h
     for i in range(8):
         write_note(f"tech/n{i}.md", f"Note {i}", "quokka " * (i + 1))
 
-    assert len(open_hoard().search("quokka", limit=6, caller=OWNER).results) == 6
+    assert len(open_hoard().searching.search("quokka", limit=6, caller=OWNER).results) == 6
 
 
 def test_scores_are_positive_and_sorted_descending_without_a_cap(
@@ -136,7 +137,7 @@ def test_scores_are_positive_and_sorted_descending_without_a_cap(
     for i in range(6):
         write_note(f"f{i}/n.md", f"Note {i}", f"quokka {'word ' * (i * 10)}")
 
-    results = open_hoard().search("quokka", caller=OWNER).results
+    results = open_hoard().searching.search("quokka", caller=OWNER).results
 
     scores = [r.score for r in results]
     assert len(scores) == 6
@@ -147,7 +148,7 @@ def test_scores_are_positive_and_sorted_descending_without_a_cap(
 def test_the_snippet_is_original_text_around_the_match(write_note, open_hoard):
     write_note("life/lunch.md", "Lunch", f"{FILLER} we ate Smørrebrød at noon {FILLER}")
 
-    hit = open_hoard().search("smørrebrød", caller=OWNER).results[0]
+    hit = open_hoard().searching.search("smørrebrød", caller=OWNER).results[0]
 
     assert "Smørrebrød" in hit.snippet
     assert "we ate Smørrebrød at noon" in hit.snippet
@@ -156,7 +157,7 @@ def test_the_snippet_is_original_text_around_the_match(write_note, open_hoard):
 def test_a_folded_query_shows_the_original_spelling_in_the_snippet(write_note, open_hoard):
     write_note("life/lunch.md", "Lunch", f"{FILLER} we ate Smørrebrød at noon {FILLER}")
 
-    hit = open_hoard().search("smoerrebroed", caller=OWNER).results[0]
+    hit = open_hoard().searching.search("smoerrebroed", caller=OWNER).results[0]
 
     assert hit.path == "life/lunch.md"
     assert "Smørrebrød" in hit.snippet, hit.snippet
@@ -165,7 +166,7 @@ def test_a_folded_query_shows_the_original_spelling_in_the_snippet(write_note, o
 def test_a_short_folded_note_shows_its_original_spelling(write_note, open_hoard):
     write_note("life/lunch.md", "Smørrebrød", "open sandwiches: smørrebrød with herring")
 
-    hit = open_hoard().search("smoerrebroed", caller=OWNER).results[0]
+    hit = open_hoard().searching.search("smoerrebroed", caller=OWNER).results[0]
 
     assert hit.title == "Smørrebrød"
     assert "smørrebrød" in hit.snippet
@@ -180,7 +181,7 @@ def test_the_frontmatter_observation_holds_allowlisted_keys_only(write_note, ope
         extra="secret_token: hunter2\naliases: [quokka-note]\nnested: {a: 1}\n",
     )
 
-    fm = open_hoard().search("quokka", caller=OWNER).results[0].frontmatter
+    fm = open_hoard().searching.search("quokka", caller=OWNER).results[0].frontmatter
 
     assert fm is not None
     assert set(fm) <= set(SearchConfig().frontmatter_keys)
@@ -196,7 +197,7 @@ def test_a_result_names_its_folder_and_title(write_note, open_hoard):
     write_note("tech/homelab/a.md", "Quokka box", "quokka")
     write_note("root-note.md", "Quokka root", "quokka")
 
-    hits = {h.path: h for h in open_hoard().search("quokka", caller=OWNER).results}
+    hits = {h.path: h for h in open_hoard().searching.search("quokka", caller=OWNER).results}
 
     assert hits["tech/homelab/a.md"].folder == "tech/homelab"
     assert hits["tech/homelab/a.md"].title == "Quokka box"
@@ -211,7 +212,7 @@ def test_scores_stay_positive_and_distinct_when_the_word_is_in_most_notes(write_
     write_note("dreams/a.md", "A", "quokka " + "filler " * 200)
     write_note("tech/d.md", "D", "nothing to see")
 
-    results = open_hoard().search("quokka", caller=OWNER).results
+    results = open_hoard().searching.search("quokka", caller=OWNER).results
 
     assert [r.path for r in results] == ["tech/b.md", "tech/c.md", "dreams/a.md"]
     scores = [r.score for r in results]

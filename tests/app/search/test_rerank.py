@@ -98,7 +98,7 @@ def paths(result: Any) -> list[str]:
 
 
 def test_a_contested_top_is_reordered_by_the_model(reranking_vault, open_hoard, endpoint):
-    r = open_hoard().search("quokka", caller=OWNER)
+    r = open_hoard().searching.search("quokka", caller=OWNER)
 
     assert r.contested and r.reranked
     assert r.engine == "fts5+rerank"
@@ -114,17 +114,17 @@ def test_a_clear_top_is_left_alone_unless_rerank_is_on(
     write_note("tech/c.md", "Wombat quokka", "nothing else")  # a title match wins clearly
     hoard = open_hoard()
 
-    auto = hoard.search("wombat quokka", caller=OWNER)
+    auto = hoard.searching.search("wombat quokka", caller=OWNER)
     assert not auto.contested and not auto.reranked and auto.engine == "fts5"
     assert endpoint.received == []
 
-    on = hoard.search("wombat quokka", rerank="on", caller=OWNER)
+    on = hoard.searching.search("wombat quokka", rerank="on", caller=OWNER)
     assert on.reranked and on.engine == "fts5+rerank"
     assert len(endpoint.received) == 1
 
 
 def test_rerank_off_never_calls_the_model(reranking_vault, open_hoard, endpoint):
-    r = open_hoard().search("quokka", rerank="off", caller=OWNER)
+    r = open_hoard().searching.search("quokka", rerank="off", caller=OWNER)
 
     assert r.contested and not r.reranked
     assert paths(r) == ["tech/a.md", "tech/b.md"]
@@ -136,9 +136,9 @@ def test_private_notes_are_never_sent_and_keep_their_slot(
 ):
     write_note("personal-notes/p.md", "Note p", "quokka secretword favourite favourite")
     hoard = open_hoard()
-    before = paths(hoard.search("quokka", rerank="off", caller=OWNER))
+    before = paths(hoard.searching.search("quokka", rerank="off", caller=OWNER))
 
-    r = hoard.search("quokka", caller=OWNER)
+    r = hoard.searching.search("quokka", caller=OWNER)
 
     assert r.reranked
     slot = before.index("personal-notes/p.md")
@@ -159,7 +159,7 @@ def test_a_grant_that_expires_during_the_search_sends_nothing_it_covered(
     reader = Caller("reader", frozenset({"read"}), "direct")
     hoard = open_hoard()
     hoard.ledger.add_grant("reader", "secret/**", minutes=1)
-    assert "secret/s.md" in paths(hoard.search("quokka", caller=reader, rerank="off"))
+    assert "secret/s.md" in paths(hoard.searching.search("quokka", caller=reader, rerank="off"))
     # The clock grants are judged by, moved past the grant's end once the search has
     # decided what the caller sees (the first time the search asks the extra filter).
     shift = [0.0]
@@ -170,7 +170,7 @@ def test_a_grant_that_expires_during_the_search_sends_nothing_it_covered(
         shift[0] = 120.0
         return True
 
-    r = hoard.search("quokka", caller=reader, rerank="on", visible=expire_the_grant)
+    r = hoard.searching.search("quokka", caller=reader, rerank="on", visible=expire_the_grant)
 
     assert shift[0] == 120.0 and r.reranked
     assert endpoint.texts() and not any("secretword" in t for t in endpoint.texts())
@@ -188,7 +188,7 @@ def test_a_failing_model_leaves_the_bm25_order_and_says_why(
 ):
     endpoint.mode = mode
 
-    r = open_hoard().search("quokka", caller=OWNER)
+    r = open_hoard().searching.search("quokka", caller=OWNER)
 
     assert not r.reranked and r.engine == "fts5"
     assert paths(r) == ["tech/a.md", "tech/b.md"]
@@ -198,13 +198,16 @@ def test_a_failing_model_leaves_the_bm25_order_and_says_why(
 def test_the_cohere_reply_shape_is_understood(reranking_vault, open_hoard, endpoint):
     endpoint.mode = "cohere"
 
-    assert paths(open_hoard().search("quokka", caller=OWNER)) == ["tech/b.md", "tech/a.md"]
+    assert paths(open_hoard().searching.search("quokka", caller=OWNER)) == [
+        "tech/b.md",
+        "tech/a.md",
+    ]
 
 
 def test_asking_for_rerank_without_a_model_says_so(write_note, open_hoard):
     write_note("tech/a.md", "Quokka", "body")
 
-    r = open_hoard().search("quokka", rerank="on", caller=OWNER)
+    r = open_hoard().searching.search("quokka", rerank="on", caller=OWNER)
 
     assert not r.reranked and r.engine == "fts5"
     assert [w["kind"] for w in r.warnings] == ["rerank_unavailable"]

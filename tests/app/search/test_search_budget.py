@@ -36,7 +36,10 @@ def test_a_word_in_more_notes_than_the_budget_is_left_out_when_rarer_words_fill_
     cfg = _config(budget=6)
     _lanterns_and_quokkas(write_note)
 
-    paths = {r.path for r in open_hoard(config=cfg).search("quokka lantern", caller=OWNER).results}
+    paths = {
+        r.path
+        for r in open_hoard(config=cfg).searching.search("quokka lantern", caller=OWNER).results
+    }
 
     assert paths == {"tech/quokka-a.md", "tech/quokka-b.md"}
 
@@ -45,13 +48,15 @@ def test_every_word_is_searched_when_the_budget_is_off(vault, write_note, open_h
     cfg = _config(budget=0)
     _lanterns_and_quokkas(write_note)
 
-    results = open_hoard(config=cfg).search("quokka lantern", caller=OWNER).results
+    results = open_hoard(config=cfg).searching.search("quokka lantern", caller=OWNER).results
 
     assert results[0].path == "tech/quokka-b.md"  # both words
     assert len(results) == 10
     assert "tech/lantern-00.md" in {
         r.path
-        for r in open_hoard(config=cfg).search("quokka lantern", limit=20, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("quokka lantern", limit=20, caller=OWNER)
+        .results
     }
 
 
@@ -63,7 +68,9 @@ def test_a_vault_of_no_more_notes_than_the_budget_searches_every_word(
 
     paths = {
         r.path
-        for r in open_hoard(config=cfg).search("quokka lantern", limit=20, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("quokka lantern", limit=20, caller=OWNER)
+        .results
     }
 
     assert len(paths) == 14
@@ -89,7 +96,9 @@ def test_when_every_word_is_over_the_budget_notes_holding_all_of_them_are_found(
 
     paths = {
         r.path
-        for r in open_hoard(config=cfg).search("lantern harbor", limit=3, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("lantern harbor", limit=3, caller=OWNER)
+        .results
     }
 
     assert paths == {"projects/both-0.md", "projects/both-1.md", "projects/both-2.md"}
@@ -101,7 +110,9 @@ def test_a_page_that_notes_holding_every_word_cannot_fill_is_filled_from_any_wor
     cfg = _config(budget=4)
     _lanterns_and_harbors(write_note)
 
-    results = open_hoard(config=cfg).search("lantern harbor", limit=10, caller=OWNER).results
+    results = (
+        open_hoard(config=cfg).searching.search("lantern harbor", limit=10, caller=OWNER).results
+    )
 
     assert len(results) == 10
     assert {r.path for r in results[:3]} == {
@@ -117,7 +128,7 @@ def test_a_typo_correction_matching_more_notes_than_the_budget_leaves_is_not_sea
     cfg = _config(budget=6)
     _lanterns_and_quokkas(write_note)
 
-    held = open_hoard(config=cfg).search("quokka lantren", caller=OWNER)
+    held = open_hoard(config=cfg).searching.search("quokka lantren", caller=OWNER)
 
     assert {r.path for r in held.results} == {"tech/quokka-a.md", "tech/quokka-b.md"}
     assert _corrections(held) == {}
@@ -127,7 +138,7 @@ def test_a_typo_correction_is_searched_when_the_budget_is_off(vault, write_note,
     cfg = _config(budget=0)
     _lanterns_and_quokkas(write_note)
 
-    found = open_hoard(config=cfg).search("quokka lantren", limit=20, caller=OWNER)
+    found = open_hoard(config=cfg).searching.search("quokka lantren", limit=20, caller=OWNER)
 
     assert _corrections(found) == {"lantren": ["lantern"]}
     assert "tech/lantern-00.md" in {r.path for r in found.results}
@@ -147,7 +158,9 @@ def test_a_word_in_more_than_the_common_share_of_notes_is_left_out_of_a_longer_q
     # (a page the query fills without the common word; a short one is searched with it)
     paths = {
         r.path
-        for r in open_hoard(config=cfg).search("quokka lantern", limit=2, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("quokka lantern", limit=2, caller=OWNER)
+        .results
     }
 
     assert paths == {"tech/quokka-a.md", "tech/quokka-b.md"}
@@ -157,14 +170,21 @@ def test_a_common_word_alone_is_still_searched(vault, write_note, open_hoard):
     cfg = _config(budget=0, common_share=0.4)
     _common_lanterns(write_note)
 
-    assert len(open_hoard(config=cfg).search("lantern", limit=50, caller=OWNER).results) == 31
+    assert (
+        len(open_hoard(config=cfg).searching.search("lantern", limit=50, caller=OWNER).results)
+        == 31
+    )
 
 
 def test_a_common_phrase_is_never_left_out(vault, write_note, open_hoard):
     cfg = _config(budget=0, common_share=0.4)
     _common_lanterns(write_note)
 
-    results = open_hoard(config=cfg).search("quokka brass-lantern", limit=50, caller=OWNER).results
+    results = (
+        open_hoard(config=cfg)
+        .searching.search("quokka brass-lantern", limit=50, caller=OWNER)
+        .results
+    )
 
     assert "tech/lantern-00.md" in {r.path for r in results}
 
@@ -174,7 +194,12 @@ def test_every_word_is_kept_when_the_common_share_is_1(vault, write_note, open_h
     _common_lanterns(write_note)
 
     assert (
-        len(open_hoard(config=cfg).search("quokka lantern", limit=50, caller=OWNER).results) == 32
+        len(
+            open_hoard(config=cfg)
+            .searching.search("quokka lantern", limit=50, caller=OWNER)
+            .results
+        )
+        == 32
     )
 
 
@@ -189,7 +214,7 @@ def test_a_note_holding_a_left_out_word_too_ranks_above_one_holding_only_the_rar
     for i in range(26):  # (BM25 weighs a word in over half the notes at nothing)
         write_note(f"life/other-{i}.md", f"Other {i}", "nothing of interest here")
 
-    results = open_hoard(config=cfg).search("quokka lantern", caller=OWNER).results
+    results = open_hoard(config=cfg).searching.search("quokka lantern", caller=OWNER).results
 
     assert [r.path for r in results] == ["tech/quokka-lantern.md", "tech/quokka-short.md"]
 
@@ -200,7 +225,7 @@ def test_a_misspelt_word_over_the_budget_is_searched_through_its_correction(
     cfg = _config(budget=4)
     _lanterns_and_harbors(write_note)
 
-    found = open_hoard(config=cfg).search("lantern harbr", limit=3, caller=OWNER)
+    found = open_hoard(config=cfg).searching.search("lantern harbr", limit=3, caller=OWNER)
 
     assert {r.path for r in found.results} == {
         "projects/both-0.md",
@@ -235,7 +260,10 @@ def test_a_long_query_within_the_budget_gets_feedback_words(vault, write_note, o
     cfg = _config(budget=0)
     _quokkas_and_marsupials(write_note)
 
-    paths = {r.path for r in open_hoard(config=cfg).search(QUERY, limit=30, caller=OWNER).results}
+    paths = {
+        r.path
+        for r in open_hoard(config=cfg).searching.search(QUERY, limit=30, caller=OWNER).results
+    }
 
     assert "life/marsupial-0.md" in paths  # found only through the feedback word
 
@@ -244,7 +272,10 @@ def test_a_long_query_the_budget_cut_gets_no_feedback_words(vault, write_note, o
     cfg = _config(budget=20)  # the five quokka words fit (5 x 4 notes); "lantern" does not
     _quokkas_and_marsupials(write_note)
 
-    paths = {r.path for r in open_hoard(config=cfg).search(QUERY, limit=30, caller=OWNER).results}
+    paths = {
+        r.path
+        for r in open_hoard(config=cfg).searching.search(QUERY, limit=30, caller=OWNER).results
+    }
 
     assert {p for p in paths if p.startswith("tech/quokka-")} == {
         f"tech/quokka-{i}.md" for i in range(4)

@@ -47,7 +47,9 @@ def test_notes_with_every_word_in_the_title_come_first_then_words_close_together
     cfg = _config(budget=8)  # 12 notes per word, 9 with both: over the budget
     _vault(write_note)
 
-    results = open_hoard(config=cfg).search("lantern harbor", limit=8, caller=OWNER).results
+    results = (
+        open_hoard(config=cfg).searching.search("lantern harbor", limit=8, caller=OWNER).results
+    )
 
     assert {r.path for r in results[:2]} == TITLED
     assert {r.path for r in results[2:5]} == NEAR
@@ -61,7 +63,9 @@ def test_scores_still_descend_across_the_tiers(vault, write_note, open_hoard):
 
     scores = [
         r.score
-        for r in open_hoard(config=cfg).search("lantern harbor", limit=8, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("lantern harbor", limit=8, caller=OWNER)
+        .results
     ]
 
     assert scores == sorted(scores, reverse=True)
@@ -76,7 +80,9 @@ def test_within_the_budget_every_note_holding_all_words_is_weighed_by_bm25(
 
     paths = [
         r.path
-        for r in open_hoard(config=cfg).search("lantern harbor", limit=9, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("lantern harbor", limit=9, caller=OWNER)
+        .results
     ]
 
     assert set(paths[:2]) == TITLED
@@ -90,7 +96,9 @@ def test_over_the_budget_words_close_together_outrank_many_far_apart(vault, writ
 
     paths = [
         r.path
-        for r in open_hoard(config=cfg).search("lantern harbor", limit=8, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("lantern harbor", limit=8, caller=OWNER)
+        .results
     ]
 
     assert set(paths[2:5]) == NEAR
@@ -101,12 +109,14 @@ def test_a_title_changed_outside_hoard_leaves_the_title_tier(vault, write_note, 
     cfg = _config(budget=8)
     _vault(write_note)
     h = open_hoard(config=cfg)
-    assert {r.path for r in h.search("lantern harbor", limit=8, caller=OWNER).results[:2]} == TITLED
+    assert {
+        r.path for r in h.searching.search("lantern harbor", limit=8, caller=OWNER).results[:2]
+    } == TITLED
 
     write_note("tech/lantern-harbor-0.md", "Quiet evening", "the lantern by the harbor")
     h.index.refresh_paths(["tech/lantern-harbor-0.md"])
 
-    top = h.search("lantern harbor", limit=8, caller=OWNER).results
+    top = h.searching.search("lantern harbor", limit=8, caller=OWNER).results
     assert top[0].path == "tech/lantern-harbor-1.md"
     assert top[1].title == "Quiet evening"  # its words are close together now
     conn = h.index.reader()
@@ -126,7 +136,9 @@ def test_a_long_note_named_by_the_words_comes_before_short_notes_holding_them(
     cfg = _config(budget=0)  # no budget: BM25 of every note, long notes weigh less
     plain = [
         r.path
-        for r in open_hoard(config=cfg).search("lantern harbor", limit=30, caller=OWNER).results
+        for r in open_hoard(config=cfg)
+        .searching.search("lantern harbor", limit=30, caller=OWNER)
+        .results
     ]
     assert plain.index(LONG) > max(plain.index(p) for p in NEAR)
 
@@ -134,7 +146,7 @@ def test_a_long_note_named_by_the_words_comes_before_short_notes_holding_them(
     paths = [
         r.path
         for r in open_hoard(config=cfg, state=state_dir.parent / "s2")
-        .search("lantern harbor", limit=10, caller=OWNER)
+        .searching.search("lantern harbor", limit=10, caller=OWNER)
         .results
     ]
 

@@ -27,7 +27,7 @@ def home(tmp_path: Path, open_hoard: Callable[..., Hoard]) -> Hoard:
 
 
 def first(h: Hoard, q: str) -> str | None:
-    res = h.search(q, mode="typeahead", caller=OWNER)
+    res = h.searching.search(q, mode="typeahead", caller=OWNER)
     return res.results[0].path if res.results else None
 
 
@@ -49,16 +49,19 @@ def test_each_keystroke_finds_the_note_whose_title_starts_with_what_was_typed(
     home: Hoard, typed: str, note: str | None
 ) -> None:
     if note is None:
-        assert home.search(typed, mode="typeahead", caller=OWNER).results == []
+        assert home.searching.search(typed, mode="typeahead", caller=OWNER).results == []
     else:
         assert first(home, typed) == note
 
 
 def test_notes_matching_only_in_the_body_come_after_title_matches(home: Hoard) -> None:
-    paths = [r.path for r in home.search("hue", mode="typeahead", limit=5, caller=OWNER).results]
+    paths = [
+        r.path
+        for r in home.searching.search("hue", mode="typeahead", limit=5, caller=OWNER).results
+    ]
     assert paths[0] == "tech/hue.md"
     assert all(p.startswith("log/") for p in paths[1:]) and len(paths) == 5
 
 
 def test_an_earlier_word_must_match_whole_not_as_a_prefix(home: Hoard) -> None:
-    assert home.search("hom assistant", mode="typeahead", caller=OWNER).results == []
+    assert home.searching.search("hom assistant", mode="typeahead", caller=OWNER).results == []

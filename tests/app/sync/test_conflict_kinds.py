@@ -59,7 +59,7 @@ def test_a_binary_file_changed_on_both_sides_keeps_both_asks_the_owner_and_resol
     assert not (a.vault.root / conflict.sibling).exists()
     assert a.sync.status(caller=OWNER).conflicts == [] and badge(a, tmp_path) == 0
     assert done.sibling_revision_id is not None
-    kept = a.writes.history(revision_id=done.sibling_revision_id, caller=OWNER)
+    kept = a.writes.retirement.history(revision_id=done.sibling_revision_id, caller=OWNER)
     assert (kept.encoding, base64.b64decode(kept.content)) == ("base64", MINE)
     assert a.sync.sync(caller=OWNER).error is None
     site.person_pull()
@@ -97,7 +97,7 @@ def test_a_note_removed_here_and_edited_on_the_remote_comes_back_and_the_owner_i
     a = hoards("a")
     desk = a.vault.root / "tech/desk.md"
     removed = desk.read_bytes()
-    a.writes.archive("tech/desk.md", "archived", revision_of(removed), caller=OWNER)
+    a.writes.retirement.archive("tech/desk.md", "archived", revision_of(removed), caller=OWNER)
     theirs = note("Desk", "The person says: the desk is walnut.")
     site.person_commit({"tech/desk.md": theirs})
     run = a.sync.sync(caller=OWNER)
@@ -116,7 +116,7 @@ def test_a_note_removed_here_and_edited_on_the_remote_comes_back_and_the_owner_i
     assert a.sync.sync(caller=OWNER).error is None
     site.person_pull()
     assert (site.person / "tech/desk.md").exists() is (keep == "remote")
-    history = a.writes.history("tech/desk.md", caller=OWNER).revisions
+    history = a.writes.retirement.history("tech/desk.md", caller=OWNER).revisions
     assert revision_of(theirs.encode()) in [r.sha256 for r in history] or keep == "remote"
 
 

@@ -117,7 +117,7 @@ def test_a_pull_killed_half_way_leaves_vault_and_ledger_consistent_and_the_next_
     assert len(written) < 7, "the pull stopped half-way"
     with Hoard(vault, state) as h:
         for rel in ("tech/lamp.md", *(f"tech/{n}" for n in written)):
-            history = h.writes.history(rel, caller=OWNER)
+            history = h.writes.retirement.history(rel, caller=OWNER)
             if history.events:
                 assert history.events[-1].after == sha_of(vault / rel), rel
         run = h.sync.sync(caller=OWNER)
@@ -127,7 +127,7 @@ def test_a_pull_killed_half_way_leaves_vault_and_ledger_consistent_and_the_next_
         assert "Changed by the person." in (vault / "tech/lamp.md").read_text("utf-8")
         assert h.sync.status(caller=OWNER).unpushed.count <= 1
         assert git(vault, "status", "--porcelain") == ""
-        assert [x.path for x in h.search("arrives", caller=OWNER, limit=10).results]
+        assert [x.path for x in h.searching.search("arrives", caller=OWNER, limit=10).results]
 
 
 def test_a_failing_remote_url_with_a_password_never_shows_the_password(
@@ -144,7 +144,7 @@ def test_a_failing_remote_url_with_a_password_never_shows_the_password(
         run = a.sync.sync(caller=OWNER)
         late = a.writes.write("tech/two.md", note("Two"), caller=OWNER)
         status = a.sync.status(caller=OWNER)
-        events = a.writes.history("tech/one.md", caller=OWNER).events
+        events = a.writes.retirement.history("tech/one.md", caller=OWNER).events
     assert run.error and status.last_error == run.error and late.sync_warning
     said = [run.error, repr(run), repr(status), late.sync_warning, repr(events), caplog.text]
     said += [p.read_text("utf-8", "replace") for p in state.rglob("*.json")]

@@ -30,7 +30,7 @@ def test_a_note_written_through_hoard_a_is_searchable_on_hoard_b_after_a_pull(
     assert run.status is not None and run.status.unpushed.count == 0
     pulled = b.sync.sync(caller=OWNER)
     assert pulled.changed == ["tech/router.md"]
-    hits = b.search("zyxel", caller=OWNER).results
+    hits = b.searching.search("zyxel", caller=OWNER).results
     assert [h.path for h in hits] == ["tech/router.md"]
     assert git(b.vault.root, "status", "--porcelain") == ""
 
@@ -46,12 +46,14 @@ def test_an_edit_pushed_from_a_plain_clone_reaches_both_hoards_with_the_prior_by
         run = h.sync.sync(caller=OWNER)
         assert run.error is None and run.pulled == commit
         assert (h.vault.root / "tech/lamp.md").read_text("utf-8") == new
-        history = h.writes.history("tech/lamp.md", caller=OWNER)
+        history = h.writes.retirement.history("tech/lamp.md", caller=OWNER)
         kept = [r for r in history.revisions if r.sha256 == sha(before)]
         assert kept and kept[0].caller == "git:origin" and commit[:12] in kept[0].reason
         event = history.events[-1]
         assert (event.caller, event.tool, event.decision) == ("git:origin", "git_pull", "written")
-        assert [x.path for x in h.search("study", caller=OWNER).results] == ["tech/lamp.md"]
+        assert [x.path for x in h.searching.search("study", caller=OWNER).results] == [
+            "tech/lamp.md"
+        ]
 
 
 def test_a_note_removed_on_the_remote_is_archived_with_its_bytes_in_the_ledger(
@@ -62,8 +64,8 @@ def test_a_note_removed_on_the_remote_is_archived_with_its_bytes_in_the_ledger(
     site.person_commit({"tech/desk.md": None}, "drop desk")
     assert a.sync.sync(caller=OWNER).changed == ["tech/desk.md"]
     assert not (a.vault.root / "tech/desk.md").exists()
-    revs = a.writes.history("tech/desk.md", caller=OWNER).revisions
-    content = a.writes.history(revision_id=revs[-1].revision_id, caller=OWNER).content
+    revs = a.writes.retirement.history("tech/desk.md", caller=OWNER).revisions
+    content = a.writes.retirement.history(revision_id=revs[-1].revision_id, caller=OWNER).content
     assert content.encode("utf-8") == before
 
 
@@ -203,12 +205,12 @@ def test_both_versions_of_a_conflict_are_in_the_ledger_and_the_inbox_badge_count
     site.person_commit({"tech/lamp.md": note("Lamp", "Person says amber.")})
     sibling = a.sync.sync(caller=OWNER).conflicts[0].sibling
     assert desk.pending_count() == 1
-    lamp = a.writes.history("tech/lamp.md", caller=OWNER).revisions
+    lamp = a.writes.retirement.history("tech/lamp.md", caller=OWNER).revisions
     assert sha(mine.encode()) in [r.sha256 for r in lamp], "hoard's bytes kept at the path"
     kept = (a.vault.root / sibling).read_bytes()
-    made = a.writes.history(sibling, caller=OWNER).events[-1]
+    made = a.writes.retirement.history(sibling, caller=OWNER).events[-1]
     assert (made.caller, made.after) == ("git:origin", sha(kept))
     archived = a.sync.resolve(sibling, "remote", caller=OWNER).sibling_revision_id
     assert desk.pending_count() == 0 and archived is not None
-    content = a.writes.history(revision_id=archived, caller=OWNER).content
+    content = a.writes.retirement.history(revision_id=archived, caller=OWNER).content
     assert content.encode("utf-8") == kept, "the sibling's exact bytes"

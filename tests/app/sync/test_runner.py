@@ -52,7 +52,7 @@ def test_a_burst_of_writes_on_a_is_pushed_in_few_pushes_and_b_pulls_it_on_its_ti
     assert all(f"tech/burst-{i}.md" in remote_files for i in range(5))
 
     def on_b() -> bool:
-        return len(b.search("quokka", caller=OWNER, limit=10).results) == 5
+        return len(b.searching.search("quokka", caller=OWNER, limit=10).results) == 5
 
     wait_until(on_b, timeout=60)
 

@@ -42,7 +42,10 @@ from hoard.app.hoard import Hoard
 vault, state, op, kwargs = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 with Hoard(Path(vault), Path(state)) as hoard:
     try:
-        result = getattr(hoard.writes, op)(**kwargs, caller=hoard.owner)
+        flow = hoard.writes
+        for name in op.split("."):
+            flow = getattr(flow, name)
+        result = flow(**kwargs, caller=hoard.owner)
     except HoardError as exc:
         print(json.dumps(exc.to_object()))
         sys.exit(3)
@@ -106,9 +109,9 @@ def start_op(vault: Path, state_dir: Path) -> Iterator[Callable[..., subprocess.
 def _verify_ledger(hoard: Hoard, path: str) -> int:
     """Every preserved revision of ``path``: its exact content hashes to its sha256 and has
     its recorded size. Returns how many there are."""
-    history = hoard.writes.history(path, caller=OWNER)
+    history = hoard.writes.retirement.history(path, caller=OWNER)
     for info in history.revisions:
-        rev = hoard.writes.history(revision_id=info.revision_id, caller=OWNER)
+        rev = hoard.writes.retirement.history(revision_id=info.revision_id, caller=OWNER)
         raw = (
             rev.content.encode("utf-8")
             if rev.encoding == "utf-8"
@@ -145,14 +148,16 @@ def refuse(
         **kwargs: Any,
     ) -> HoardError:
         before = snap(rel)
-        events_before = len(hoard.writes.history(rel, caller=OWNER).events) if recorded else 0
+        events_before = (
+            len(hoard.writes.retirement.history(rel, caller=OWNER).events) if recorded else 0
+        )
         with pytest.raises(HoardError) as info:
             fn(*args, **{"caller": OWNER, **kwargs})
         exc = info.value
         assert exc.code == code, exc.to_object()
         assert snap(rel) == before, f"{rel} changed although the call was refused"
         if recorded:
-            events = hoard.writes.history(rel, caller=OWNER).events
+            events = hoard.writes.retirement.history(rel, caller=OWNER).events
             assert len(events) == events_before + 1, "the refusal was not recorded"
             # an I/O failure after the intent was recorded is "failed"; a gate's is "refused"
             assert events[-1].decision == ("failed" if code == "io_error" else "refused")

@@ -54,7 +54,7 @@ def save_outside(hoard: Hoard, vault: Path, text: str) -> None:
 
 
 def history(hoard: Hoard, **kw: object) -> HistoryResult:
-    result = hoard.writes.history(caller=OWNER, **kw)  # type: ignore[arg-type]
+    result = hoard.writes.retirement.history(caller=OWNER, **kw)  # type: ignore[arg-type]
     assert isinstance(result, HistoryResult)
     return result
 
@@ -101,7 +101,7 @@ def test_vault_history_lists_the_agents_write_and_the_outside_save_with_both_byt
         (digest(texts["stale"]), "edited_outside", "outside"),
     ]
     for text in (texts["agent"], texts["stale"]):
-        one = written.writes.history(revision_id=digest(text), caller=OWNER)
+        one = written.writes.retirement.history(revision_id=digest(text), caller=OWNER)
         assert isinstance(one, RevisionContent)
         assert (one.path, one.content, one.sha256) == (NOTE, text, digest(text))
 

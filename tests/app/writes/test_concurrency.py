@@ -112,7 +112,7 @@ def race(
     assert len(set(appended)) == len(appended)
 
     hoard = open_hoard()
-    events = hoard.writes.history(NOTE, caller=OWNER).events
+    events = hoard.writes.retirement.history(NOTE, caller=OWNER).events
     written = [e for e in events if e.decision == "written"]
     refused = [e for e in events if e.decision == "refused"]
     assert len(written) == len(ok)
@@ -124,7 +124,7 @@ def race(
     for prev, nxt in itertools.pairwise(written):
         assert nxt.before == prev.after
     # Every accepted write preserved the revision it replaced.
-    preserved = {r.sha256 for r in hoard.writes.history(NOTE, caller=OWNER).revisions}
+    preserved = {r.sha256 for r in hoard.writes.retirement.history(NOTE, caller=OWNER).revisions}
     assert {e.before for e in written} <= preserved
     assert verify_ledger(hoard, NOTE) == len(ok)
 

@@ -54,8 +54,10 @@ def transaction_ids(hoard: Hoard) -> list[str]:
 
 def preserved_contents(hoard: Hoard, rel: str) -> list[bytes]:
     return [
-        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode("utf-8")
-        for r in hoard.writes.history(rel, caller=OWNER).revisions
+        hoard.writes.retirement.history(revision_id=r.revision_id, caller=OWNER).content.encode(
+            "utf-8"
+        )
+        for r in hoard.writes.retirement.history(rel, caller=OWNER).revisions
     ]
 
 
@@ -107,18 +109,27 @@ def test_a_crash_at_any_failpoint_never_tears_the_vault_and_startup_cleans_up(
         )
         states = {"old": old, "new": new}
     elif kind == "archive":
-        crash(run_op, point, op="archive", path=NOTE, reason="archived", expected_revision=sha(old))
+        crash(
+            run_op,
+            point,
+            op="retirement.archive",
+            path=NOTE,
+            reason="archived",
+            expected_revision=sha(old),
+        )
         states = {"old": old, "new": None}
     elif kind == "restore":
         with Hoard(vault, state_dir) as h:
-            revision_id = h.writes.archive(NOTE, "archived", sha(old), caller=OWNER).revision_id
-        crash(run_op, point, op="restore", revision_id=revision_id)
+            revision_id = h.writes.retirement.archive(
+                NOTE, "archived", sha(old), caller=OWNER
+            ).revision_id
+        crash(run_op, point, op="retirement.restore", revision_id=revision_id)
         states = {"old": None, "new": old}
     else:
         crash(
             run_op,
             point,
-            op="file_note",
+            op="notes.file_note",
             path=NOTE,
             content=new.decode(),
             expected_revision=sha(old),
@@ -144,10 +155,10 @@ def test_a_crash_at_any_failpoint_never_tears_the_vault_and_startup_cleans_up(
         [txn_id] = transaction_ids(hoard)
         settled = (snap(NOTE), snap(INDEX))
         for _ in range(2):  # recovery is idempotent
-            [item] = hoard.writes.recover(txn_id, caller=OWNER).transactions
+            [item] = hoard.writes.notes.recover(txn_id, caller=OWNER).transactions
             assert (item.transaction_id, item.state) == (txn_id, "done")
         assert (snap(NOTE), snap(INDEX)) == settled
-        assert hoard.writes.recover(caller=OWNER).transactions == []
+        assert hoard.writes.notes.recover(caller=OWNER).transactions == []
     else:
         assert read(vault, NOTE) == note_now
     # Nothing is lost: whatever the file lost is in the ledger, and the ledger verifies.
@@ -158,7 +169,7 @@ def test_a_crash_at_any_failpoint_never_tears_the_vault_and_startup_cleans_up(
         verify_ledger(hoard, INDEX)
     verify_ledger(hoard, NOTE)
     # The index caught up with the files at startup, and the vault is writable again.
-    found = [h.path for h in hoard.search("glimmerquartz", caller=OWNER).results]
+    found = [h.path for h in hoard.searching.search("glimmerquartz", caller=OWNER).results]
     assert found == ([NOTE] if read(vault, NOTE) == new else [])
     current = read(vault, NOTE)
     final = b"---\ntitle: Lamp\ntype: note\nstatus: active\ntags: [alpha, beta]\n"
@@ -176,7 +187,7 @@ def test_a_crashed_file_note_that_creates_its_note_is_completed_at_startup(
     put(INDEX, old_index)
     new = note_text("Kettle", "Boils water.")
 
-    crash(run_op, point, op="file_note", path="tech/kettle.md", content=new)
+    crash(run_op, point, op="notes.file_note", path="tech/kettle.md", content=new)
     assert read(vault, "tech/kettle.md") in (None, new.encode())
     open_hoard()
 
@@ -191,7 +202,7 @@ def test_a_transaction_whose_file_moved_meanwhile_is_reported_stuck_and_not_over
     crash(
         run_op,
         "txn.note.renamed",
-        op="file_note",
+        op="notes.file_note",
         path=NOTE,
         content=scene["new"].decode(),
         expected_revision=sha(scene["old"]),
@@ -207,18 +218,20 @@ def test_a_transaction_whose_file_moved_meanwhile_is_reported_stuck_and_not_over
     assert snap(INDEX) == edited
     [txn_id] = transaction_ids(hoard)
     for _ in range(2):
-        [item] = hoard.writes.recover(txn_id, caller=OWNER).transactions
+        [item] = hoard.writes.notes.recover(txn_id, caller=OWNER).transactions
         assert (item.transaction_id, item.state) == (txn_id, "stuck")
         assert INDEX in (item.detail or "")
         assert snap(INDEX) == edited
-    assert [t.state for t in hoard.writes.recover(caller=OWNER).transactions] == ["stuck"]
-    assert "stuck" in [e.decision for e in hoard.writes.history(INDEX, caller=OWNER).events]
+    assert [t.state for t in hoard.writes.notes.recover(caller=OWNER).transactions] == ["stuck"]
+    assert "stuck" in [
+        e.decision for e in hoard.writes.retirement.history(INDEX, caller=OWNER).events
+    ]
     assert read(vault, NOTE) == scene["new"]
 
 
 def test_recovering_an_unknown_transaction_is_not_found(hoard: Hoard) -> None:
     with pytest.raises(Exception) as info:
-        hoard.writes.recover("nosuchtxn", caller=OWNER)
+        hoard.writes.notes.recover("nosuchtxn", caller=OWNER)
 
     assert getattr(info.value, "code", None) == "not_found"
 
@@ -245,11 +258,11 @@ def test_an_io_error_while_writing_fails_with_io_error_and_keeps_the_old_bytes(
 def test_an_io_error_while_restoring_creates_nothing(
     scene, hoard: Hoard, monkeypatch, stage_files, vault
 ) -> None:
-    archived = hoard.writes.archive(NOTE, "archived", sha(scene["old"]), caller=OWNER)
+    archived = hoard.writes.retirement.archive(NOTE, "archived", sha(scene["old"]), caller=OWNER)
     monkeypatch.setenv(failpoints.ENV, "restore.stage_fsync:error")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.restore(archived.revision_id, caller=OWNER)
+        hoard.writes.retirement.restore(archived.revision_id, caller=OWNER)
 
     assert getattr(info.value, "code", None) == "io_error"
     assert read(vault, NOTE) is None
@@ -264,7 +277,9 @@ def test_an_io_error_while_filing_changes_nothing_or_hands_back_a_recoverable_tr
     monkeypatch.setenv(failpoints.ENV, "txn.index.stage_fsync:error")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note(NOTE, scene["new"].decode(), None, sha(scene["old"]), caller=OWNER)
+        hoard.writes.notes.file_note(
+            NOTE, scene["new"].decode(), None, sha(scene["old"]), caller=OWNER
+        )
 
     monkeypatch.delenv(failpoints.ENV)
     error = info.value.to_object()
@@ -274,7 +289,7 @@ def test_an_io_error_while_filing_changes_nothing_or_hands_back_a_recoverable_tr
         assert "transaction_id" in error, (
             f"the note was written, the index was not, and the error gives no transaction: {error}"
         )
-        [item] = hoard.writes.recover(error["transaction_id"], caller=OWNER).transactions
+        [item] = hoard.writes.notes.recover(error["transaction_id"], caller=OWNER).transactions
         assert item.state == "done"
         assert read(vault, INDEX) == scene["new_index"]
 
@@ -296,7 +311,7 @@ def test_a_write_interrupted_after_the_rename_is_reconciled_into_the_history_at_
 
     hoard = open_hoard()
 
-    afters = [e.after for e in hoard.writes.history(NOTE, caller=OWNER).events]
+    afters = [e.after for e in hoard.writes.retirement.history(NOTE, caller=OWNER).events]
     assert sha(scene["new"]) in afters, (
         f"the note changed to {sha(scene['new'])[:12]} but no event says so: {afters}"
     )

@@ -32,7 +32,7 @@ def test_a_dry_run_create_writes_nothing_and_reports_create(hoard: Hoard, vault,
     assert result.preflight.revision_check == "create"
     assert result.preflight.violations == []
     assert not (vault / "tech" / "fresh.md").exists()
-    assert hoard.writes.history("tech/fresh.md", caller=OWNER).events == []
+    assert hoard.writes.retirement.history("tech/fresh.md", caller=OWNER).events == []
 
 
 @pytest.mark.parametrize(
@@ -207,7 +207,9 @@ def test_a_dry_run_of_file_note_changes_neither_the_note_nor_the_index(
     put("tech/_INDEX.md", note_text("Tech index", "- [[other]]", type="index"))
     before = snap("tech/_INDEX.md")
 
-    result = hoard.writes.file_note("tech/fresh.md", note_text("Fresh"), dry_run=True, caller=OWNER)
+    result = hoard.writes.notes.file_note(
+        "tech/fresh.md", note_text("Fresh"), dry_run=True, caller=OWNER
+    )
 
     assert result.status == "dry_run"
     assert result.transaction_id is None

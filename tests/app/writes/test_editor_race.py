@@ -35,7 +35,7 @@ def writer(hoard: Hoard, i: int, deadline: float, acked: list[str], refused: lis
     while time.monotonic() < deadline:
         line = f"writer-{i}-{n}"
         try:
-            current = hoard.read(NOTE, caller=OWNER)
+            current = hoard.reading.read(NOTE, caller=OWNER)
             hoard.writes.write(NOTE, current.content + line + "\n", current.revision, caller=OWNER)
         except HoardError as exc:  # conflict (lost the race), or a read of a half-saved file
             refused.append(exc.code)
@@ -73,9 +73,11 @@ def race(seconds: float, vault: Path, tmp_path: Path, hoard: Hoard) -> None:
     assert saved, "the editors never saved"
     # an editor save that a write swapped out for a moment is kept in the ledger (an editor
     # may read the write's bytes in that moment and save from them, replacing it)
-    for rev in hoard.writes.history(NOTE, caller=OWNER).revisions:
+    for rev in hoard.writes.retirement.history(NOTE, caller=OWNER).revisions:
         if rev.reason == OUTSIDE_SAVE_KEPT:
-            content = hoard.writes.history(revision_id=rev.revision_id, caller=OWNER).content
+            content = hoard.writes.retirement.history(
+                revision_id=rev.revision_id, caller=OWNER
+            ).content
             lines |= set(content.splitlines())
     lost = [line for line in saved if line not in lines and line not in orphaned]
     assert lost == [], f"{len(lost)} of {len(saved)} editor saves were lost: {lost[:5]}"

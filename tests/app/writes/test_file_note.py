@@ -29,7 +29,7 @@ def test_file_note_writes_the_note_and_appends_its_link_to_the_folder_index(
     put("tech/_INDEX.md", old_index)
     note = note_text("Kettle", "Boils water.")
 
-    result = hoard.writes.file_note("tech/kettle.md", note, caller=WRITER)
+    result = hoard.writes.notes.file_note("tech/kettle.md", note, caller=WRITER)
 
     new_index = (vault / "tech" / "_INDEX.md").read_bytes()
     assert (vault / "tech" / "kettle.md").read_text(encoding="utf-8") == note
@@ -48,13 +48,13 @@ def test_the_index_line_goes_before_the_related_block_which_stays_byte_identical
     old_index = index_text("- [[lamp]]\n").encode() + b"\n" + related
     put("tech/_INDEX.md", old_index)
 
-    hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=WRITER)
+    hoard.writes.notes.file_note("tech/kettle.md", note_text("Kettle"), caller=WRITER)
 
     new_index = (vault / "tech" / "_INDEX.md").read_bytes()
     assert new_index.endswith(b"\n" + related)
     assert new_index.index(b"- [[kettle]]\n") < new_index.index(b"\nRelated:\n")
     assert new_index.replace(b"- [[kettle]]\n", b"", 1) == old_index
-    assert hoard.check().violations == []
+    assert hoard.maintenance.check().violations == []
 
 
 @pytest.mark.parametrize("link", ["[[kettle]]", "[[kettle|The kettle]]", "[[tech/kettle]]"])
@@ -65,7 +65,7 @@ def test_an_index_that_already_links_the_note_is_left_unchanged(
     put("tech/_INDEX.md", old_index)
     before = snap("tech/_INDEX.md")
 
-    result = hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
+    result = hoard.writes.notes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert result.status == "written"
     assert result.index_changed is False
@@ -81,7 +81,7 @@ FOLDERS = ["tech", "Projects 2026/sub folder", "index", "café", "#inbox", "[dra
 def test_a_folder_without_an_index_gets_one_that_passes_hoard_check(
     hoard: Hoard, note_text, vault, state_dir, capsys, folder: str
 ) -> None:
-    result = hoard.writes.file_note(f"{folder}/kettle.md", note_text("Kettle"), caller=OWNER)
+    result = hoard.writes.notes.file_note(f"{folder}/kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert result.status == "written"
     assert result.index_changed is True
@@ -97,11 +97,11 @@ def test_a_folder_without_an_index_gets_one_that_passes_hoard_check(
 def test_a_note_at_the_vault_root_is_filed_in_the_root_index(
     hoard: Hoard, note_text, vault
 ) -> None:
-    result = hoard.writes.file_note("kettle.md", note_text("Kettle"), caller=OWNER)
+    result = hoard.writes.notes.file_note("kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert result.index_path == "_INDEX.md"
     assert "- [[kettle]]\n" in (vault / "_INDEX.md").read_text(encoding="utf-8")
-    assert hoard.check().violations == []
+    assert hoard.maintenance.check().violations == []
 
 
 def test_a_custom_index_line_is_written_as_given(
@@ -111,7 +111,9 @@ def test_a_custom_index_line_is_written_as_given(
     put("tech/_INDEX.md", old_index)
     line = "- [[kettle|Kettle]] — boils water, 1.7 l"
 
-    hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), index_line=line, caller=OWNER)
+    hoard.writes.notes.file_note(
+        "tech/kettle.md", note_text("Kettle"), index_line=line, caller=OWNER
+    )
 
     assert (vault / "tech" / "_INDEX.md").read_bytes() == old_index + (line + "\n").encode()
 
@@ -124,7 +126,9 @@ def test_an_index_line_that_is_not_one_line_is_an_invalid_argument(
     before = snap("tech/_INDEX.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), index_line=line, caller=OWNER)
+        hoard.writes.notes.file_note(
+            "tech/kettle.md", note_text("Kettle"), index_line=line, caller=OWNER
+        )
 
     assert getattr(info.value, "code", None) == "invalid_argument"
     assert snap("tech/_INDEX.md") == before
@@ -133,7 +137,7 @@ def test_an_index_line_that_is_not_one_line_is_an_invalid_argument(
 
 def test_filing_the_index_itself_is_an_invalid_argument(hoard: Hoard, index_text, snap) -> None:
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/_INDEX.md", index_text("- [[x]]"), caller=OWNER)
+        hoard.writes.notes.file_note("tech/_INDEX.md", index_text("- [[x]]"), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "invalid_argument"
     assert snap("tech/_INDEX.md") is None
@@ -144,12 +148,15 @@ def test_a_note_breaking_the_contract_files_nothing(hoard: Hoard, put, index_tex
     before = snap("tech/_INDEX.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", "# Kettle\n", caller=OWNER)
+        hoard.writes.notes.file_note("tech/kettle.md", "# Kettle\n", caller=OWNER)
 
     assert getattr(info.value, "code", None) == "contract_violation"
     assert snap("tech/kettle.md") is None
     assert snap("tech/_INDEX.md") == before
-    assert hoard.writes.history("tech/kettle.md", caller=OWNER).events[-1].decision == "refused"
+    assert (
+        hoard.writes.retirement.history("tech/kettle.md", caller=OWNER).events[-1].decision
+        == "refused"
+    )
 
 
 def test_an_index_breaking_the_contract_blocks_the_filing_and_nothing_is_written(
@@ -159,7 +166,7 @@ def test_an_index_breaking_the_contract_blocks_the_filing_and_nothing_is_written
     before = snap("tech/_INDEX.md")
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
+        hoard.writes.notes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "contract_violation"
     assert snap("tech/kettle.md") is None
@@ -174,13 +181,17 @@ def test_file_note_overwrites_with_the_expected_revision_and_preserves_the_prior
     put("tech/_INDEX.md", index_text("- [[lamp]]"))
     new = note_text("Kettle", "New words.")
 
-    result = hoard.writes.file_note("tech/kettle.md", new, expected_revision=sha(old), caller=OWNER)
+    result = hoard.writes.notes.file_note(
+        "tech/kettle.md", new, expected_revision=sha(old), caller=OWNER
+    )
 
     assert result.status == "written"
     assert (vault / "tech" / "kettle.md").read_text(encoding="utf-8") == new
-    [preserved] = hoard.writes.history("tech/kettle.md", caller=OWNER).revisions
+    [preserved] = hoard.writes.retirement.history("tech/kettle.md", caller=OWNER).revisions
     assert (
-        hoard.writes.history(revision_id=preserved.revision_id, caller=OWNER).content.encode()
+        hoard.writes.retirement.history(
+            revision_id=preserved.revision_id, caller=OWNER
+        ).content.encode()
         == old
     )
 
@@ -194,7 +205,7 @@ def test_file_note_over_an_existing_note_without_expected_revision_is_exists(
     before = (snap("tech/kettle.md"), snap("tech/_INDEX.md"))
 
     with pytest.raises(Exception) as info:
-        hoard.writes.file_note("tech/kettle.md", note_text("Kettle", "New."), caller=OWNER)
+        hoard.writes.notes.file_note("tech/kettle.md", note_text("Kettle", "New."), caller=OWNER)
 
     assert getattr(info.value, "code", None) == "exists"
     assert info.value.to_object()["current_revision"] == sha(old)
@@ -206,12 +217,12 @@ def test_the_transaction_is_recorded_done_and_both_writes_carry_its_id(
 ) -> None:
     put("tech/_INDEX.md", index_text("- [[lamp]]"))
 
-    result = hoard.writes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
+    result = hoard.writes.notes.file_note("tech/kettle.md", note_text("Kettle"), caller=OWNER)
 
-    [item] = hoard.writes.recover(result.transaction_id, caller=OWNER).transactions
+    [item] = hoard.writes.notes.recover(result.transaction_id, caller=OWNER).transactions
     assert (item.transaction_id, item.state) == (result.transaction_id, "done")
     for path in ("tech/kettle.md", "tech/_INDEX.md"):
-        [event] = hoard.writes.history(path, caller=OWNER).events
+        [event] = hoard.writes.retirement.history(path, caller=OWNER).events
         assert (event.tool, event.decision, event.reason) == (
             "vault_file_note",
             "written",
@@ -224,9 +235,11 @@ def test_a_filed_note_is_searchable_and_linked_from_the_index_right_away(
 ) -> None:
     put("tech/_INDEX.md", index_text("- [[lamp]]"))
 
-    hoard.writes.file_note(
+    hoard.writes.notes.file_note(
         "tech/kettle.md", note_text("Kettle", "A thermoglyph kettle."), caller=OWNER
     )
 
-    assert [h.path for h in hoard.search("thermoglyph", caller=OWNER).results] == ["tech/kettle.md"]
-    assert "tech/_INDEX.md" in hoard.links("tech/kettle.md", caller=OWNER).backlinks
+    assert [h.path for h in hoard.searching.search("thermoglyph", caller=OWNER).results] == [
+        "tech/kettle.md"
+    ]
+    assert "tech/_INDEX.md" in hoard.reading.links("tech/kettle.md", caller=OWNER).backlinks

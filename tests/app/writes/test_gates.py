@@ -307,12 +307,15 @@ def test_an_existing_private_note_is_never_archived(hoard: Hoard, put, refuse) -
         hoard,
         "private_note",
         "personal-notes/deep/diary.md",
-        hoard.writes.archive,
+        hoard.writes.retirement.archive,
         "personal-notes/deep/diary.md",
         "archived",
         sha(raw),
     )
-    assert hoard.writes.history("personal-notes/deep/diary.md", caller=OWNER).revisions == []
+    assert (
+        hoard.writes.retirement.history("personal-notes/deep/diary.md", caller=OWNER).revisions
+        == []
+    )
 
 
 # -- paths -------------------------------------------------------------------------------------
@@ -395,8 +398,10 @@ def test_every_write_tool_needs_the_write_scope(
     path, raw = lamp
     before = snap(path)
     calls = {
-        "archive": lambda: hoard.writes.archive(path, "archived", sha(raw), caller=READER),
-        "file_note": lambda: hoard.writes.file_note(
+        "archive": lambda: hoard.writes.retirement.archive(
+            path, "archived", sha(raw), caller=READER
+        ),
+        "file_note": lambda: hoard.writes.notes.file_note(
             path, note_text("Lamp", "v2"), None, sha(raw), caller=READER
         ),
         "dry_run": lambda: hoard.writes.write(

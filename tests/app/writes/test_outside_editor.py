@@ -103,7 +103,7 @@ def test_a_save_between_the_revision_check_and_the_swap_stays_and_the_write_is_a
     assert answer["current_revision"] == sha(scene["editor"])
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
-    *events, outside = open_hoard().writes.history(NOTE, caller=OWNER).events
+    *events, outside = open_hoard().writes.retirement.history(NOTE, caller=OWNER).events
     assert events[-1].decision == "failed" and "conflict" in (events[-1].reason or "")
     # the next start notices the editor's save as one from outside, over the old bytes
     assert (outside.decision, outside.before, outside.after) == (
@@ -160,8 +160,8 @@ def test_a_newer_save_the_swap_back_puts_back_is_kept_for_an_editor_saving_over_
 
     assert seen == scene["editor"]
     kept = [
-        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode()
-        for r in hoard.writes.history(NOTE, caller=OWNER).revisions
+        hoard.writes.retirement.history(revision_id=r.revision_id, caller=OWNER).content.encode()
+        for r in hoard.writes.retirement.history(NOTE, caller=OWNER).revisions
         if r.reason == OUTSIDE_SAVE_KEPT
     ]
     assert scene["later"] in kept and scene["editor"] in kept
@@ -213,8 +213,8 @@ def test_a_save_over_hoards_bytes_before_a_late_save_is_put_back_is_kept_too(
     assert (vault / NOTE).read_bytes() == scene["later"]
     hoard = open_hoard()
     kept = [
-        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode()
-        for r in hoard.writes.history(NOTE, caller=OWNER).revisions
+        hoard.writes.retirement.history(revision_id=r.revision_id, caller=OWNER).content.encode()
+        for r in hoard.writes.retirement.history(NOTE, caller=OWNER).revisions
         if r.reason == OUTSIDE_SAVE_KEPT
     ]
     assert scene["later"] in kept
@@ -262,11 +262,13 @@ def test_a_crash_after_the_exchange_puts_the_swapped_out_save_back_at_startup(
     assert (vault / NOTE).read_bytes() == scene["editor"]
     assert stage_files() == []
     kept = [
-        hoard.writes.history(revision_id=r.revision_id, caller=OWNER).content.encode()
-        for r in hoard.writes.history(NOTE, caller=OWNER).revisions
+        hoard.writes.retirement.history(revision_id=r.revision_id, caller=OWNER).content.encode()
+        for r in hoard.writes.retirement.history(NOTE, caller=OWNER).revisions
     ]
     assert scene["old"] in kept and scene["editor"] in kept
-    assert "not_written" in [e.decision for e in hoard.writes.history(NOTE, caller=OWNER).events]
+    assert "not_written" in [
+        e.decision for e in hoard.writes.retirement.history(NOTE, caller=OWNER).events
+    ]
     verify_ledger(hoard, NOTE)
 
 

@@ -27,12 +27,12 @@ def test_two_overwrites_preserve_both_prior_revisions_byte_for_byte(
     assert (r2.previous_revision, r2.revision) == (sha(v1), sha(v2))
     assert (r3.previous_revision, r3.revision) == (sha(v2), sha(v3))
     assert (hoard.vault.root / "tech" / "kettle.md").read_bytes() == v3
-    history = hoard.writes.history("tech/kettle.md", caller=OWNER)
+    history = hoard.writes.retirement.history("tech/kettle.md", caller=OWNER)
     assert [r.sha256 for r in history.revisions] == [sha(v1), sha(v2)]
     assert [r.size for r in history.revisions] == [len(v1), len(v2)]
     assert {r.caller for r in history.revisions} == {"writer"}
     for info, raw in zip(history.revisions, (v1, v2), strict=True):
-        rev = hoard.writes.history(revision_id=info.revision_id, caller=OWNER)
+        rev = hoard.writes.retirement.history(revision_id=info.revision_id, caller=OWNER)
         assert rev.path == "tech/kettle.md"
         assert rev.encoding == "utf-8"
         assert rev.content.encode("utf-8") == raw
@@ -51,7 +51,7 @@ def test_the_events_chain_every_write_from_create_to_the_last_overwrite(
 
     written = [
         e
-        for e in hoard.writes.history("tech/chain.md", caller=OWNER).events
+        for e in hoard.writes.retirement.history("tech/chain.md", caller=OWNER).events
         if e.decision == "written"
     ]
 
@@ -70,8 +70,8 @@ def test_bytes_that_are_not_utf8_are_preserved_exactly_as_base64(
 
     hoard.writes.write("tech/legacy.md", note_text("Legacy", "café"), sha(broken), caller=OWNER)
 
-    [info] = hoard.writes.history("tech/legacy.md", caller=OWNER).revisions
-    rev = hoard.writes.history(revision_id=info.revision_id, caller=OWNER)
+    [info] = hoard.writes.retirement.history("tech/legacy.md", caller=OWNER).revisions
+    rev = hoard.writes.retirement.history(revision_id=info.revision_id, caller=OWNER)
     assert rev.encoding == "base64"
     assert base64.b64decode(rev.content) == broken
     assert rev.sha256 == sha(broken)
@@ -82,18 +82,20 @@ def test_a_written_note_is_found_by_search_right_after_the_write(
 ) -> None:
     put("tech/kettle.md", note_text("Kettle", "Boils water."))
     old = (hoard.vault.root / "tech" / "kettle.md").read_bytes()
-    assert hoard.search("zephyrwhistle", caller=OWNER).results == []
+    assert hoard.searching.search("zephyrwhistle", caller=OWNER).results == []
 
     hoard.writes.write(
         "tech/kettle.md", note_text("Kettle", "It has a zephyrwhistle."), sha(old), caller=OWNER
     )
     hoard.writes.write("tech/new.md", note_text("New", "A quokkaferry appears."), caller=OWNER)
 
-    assert [h.path for h in hoard.search("zephyrwhistle", caller=OWNER).results] == [
+    assert [h.path for h in hoard.searching.search("zephyrwhistle", caller=OWNER).results] == [
         "tech/kettle.md"
     ]
-    assert [h.path for h in hoard.search("quokkaferry", caller=OWNER).results] == ["tech/new.md"]
-    assert hoard.search("boils", caller=OWNER).results == []
+    assert [h.path for h in hoard.searching.search("quokkaferry", caller=OWNER).results] == [
+        "tech/new.md"
+    ]
+    assert hoard.searching.search("boils", caller=OWNER).results == []
 
 
 def test_a_created_note_has_no_preserved_revision_but_a_written_event(
@@ -103,7 +105,7 @@ def test_a_created_note_has_no_preserved_revision_but_a_written_event(
 
     hoard.writes.write("tech/fresh.md", text, caller=OWNER)
 
-    history = hoard.writes.history("tech/fresh.md", caller=OWNER)
+    history = hoard.writes.retirement.history("tech/fresh.md", caller=OWNER)
     assert history.revisions == []
     assert [(e.decision, e.before, e.after, e.caller) for e in history.events] == [
         ("written", None, sha(text.encode()), "owner")

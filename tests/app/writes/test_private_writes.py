@@ -50,7 +50,7 @@ def test_the_owner_on_loopback_may_edit_move_and_archive_a_private_note(
     now = (vault / moved).read_bytes()
     assert now == b"# Diary\n\nRewritten.\n"
 
-    result = hoard.writes.archive(moved, "archived", sha(now), caller=owner)
+    result = hoard.writes.retirement.archive(moved, "archived", sha(now), caller=owner)
     assert result.status == "archived"
     assert not (vault / moved).exists()
 
@@ -63,7 +63,7 @@ def test_an_agent_or_a_reachable_owner_may_not_change_a_private_note(
     attempts: list[Callable[[], object]] = [
         lambda: hoard.writes.write(DIARY, "# Diary\n\nRewritten.\n", sha(RAW), caller=who),
         lambda: hoard.moves.move(DIARY, "personal-notes/old/diary.md", sha(RAW), caller=who),
-        lambda: hoard.writes.archive(DIARY, "archived", sha(RAW), caller=who),
+        lambda: hoard.writes.retirement.archive(DIARY, "archived", sha(RAW), caller=who),
     ]
     for attempt in attempts:
         with pytest.raises(PrivateNote):

@@ -59,7 +59,7 @@ def test_a_propose_mode_write_is_a_proposal_with_id_expiry_and_diff_and_writes_n
     assert "\n-The desk lamp.\n" in result.diff
     assert "\n+The desk lamp, brighter.\n" in result.diff
     assert snap("tech/lamp.md") == before
-    events = hoard.writes.history("tech/lamp.md", caller=OWNER).events
+    events = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
     assert [(e.decision, e.reason) for e in events] == [("proposed", result.proposal_id)]
 
 
@@ -104,11 +104,11 @@ def test_confirm_applies_the_proposal_exactly(hoard: Hoard, lamp, proposal, vaul
     assert result.previous_revision == sha(lamp)
     assert sha((vault / "tech" / "lamp.md").read_bytes()) == proposal.revision
     assert hoard.writes.proposals(caller=OWNER).proposals == []
-    [preserved] = hoard.writes.history("tech/lamp.md", caller=OWNER).revisions
+    [preserved] = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).revisions
     assert preserved.sha256 == sha(lamp)
     written = [
         e
-        for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events
+        for e in hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
         if e.decision == "written"
     ]
     credit = "local (proposed by drafter)"  # who confirmed, and who proposed
@@ -206,7 +206,9 @@ def test_a_rejected_proposal_writes_nothing_and_cannot_be_confirmed_later(
             again(proposal.proposal_id, caller=PROPOSER)
         assert getattr(info.value, "code", None) == "proposal_not_found"
     assert snap("tech/lamp.md") == before
-    decisions = [e.decision for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events]
+    decisions = [
+        e.decision for e in hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
+    ]
     assert decisions == ["proposed", "rejected"]
 
 
@@ -216,7 +218,7 @@ def test_a_proposed_file_note_is_applied_with_its_index_line_on_confirm(
     put("tech/_INDEX.md", note_text("Tech index", "- [[lamp]]", type="index"))
     index_before = (vault / "tech" / "_INDEX.md").read_bytes()
 
-    p = hoard.writes.file_note(
+    p = hoard.writes.notes.file_note(
         "tech/idea.md", note_text("Idea"), "- [[idea]] a new idea", caller=DRAFTER
     )
 
@@ -232,7 +234,7 @@ def test_a_proposed_file_note_is_applied_with_its_index_line_on_confirm(
 
 
 def test_a_proposed_archive_is_applied_on_confirm(hoard: Hoard, lamp, vault) -> None:
-    p = hoard.writes.archive("tech/lamp.md", "superseded", sha(lamp), caller=DRAFTER)
+    p = hoard.writes.retirement.archive("tech/lamp.md", "superseded", sha(lamp), caller=DRAFTER)
 
     assert p.status == "proposed"
     assert (vault / "tech" / "lamp.md").read_bytes() == lamp
@@ -241,28 +243,28 @@ def test_a_proposed_archive_is_applied_on_confirm(hoard: Hoard, lamp, vault) -> 
 
     assert done.status == "archived"
     assert not (vault / "tech" / "lamp.md").exists()
-    rev = hoard.writes.history(revision_id=done.revision_id, caller=OWNER)
+    rev = hoard.writes.retirement.history(revision_id=done.revision_id, caller=OWNER)
     assert rev.content.encode() == lamp
 
 
 def test_a_confirmed_archive_credits_the_proposer_and_the_confirmer(hoard: Hoard, lamp) -> None:
-    p = hoard.writes.archive("tech/lamp.md", "superseded", sha(lamp), caller=DRAFTER)
+    p = hoard.writes.retirement.archive("tech/lamp.md", "superseded", sha(lamp), caller=DRAFTER)
     done = hoard.writes.confirm(p.proposal_id, caller=PROPOSER)
 
-    events = hoard.writes.history("tech/lamp.md", caller=OWNER).events
+    events = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
     credit = "local (proposed by drafter)"
     assert [(e.decision, e.caller) for e in events if e.tool == "vault_archive"] == [
         ("proposed", "drafter"),
         ("superseded", credit),
     ]
-    revisions = hoard.writes.history("tech/lamp.md", caller=OWNER).revisions
+    revisions = hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).revisions
     assert [r.caller for r in revisions if r.revision_id == done.revision_id] == [credit]
 
-    back = hoard.writes.restore(done.revision_id, caller=DRAFTER)
+    back = hoard.writes.retirement.restore(done.revision_id, caller=DRAFTER)
     hoard.writes.confirm(back.proposal_id, caller=PROPOSER)
     restored = [
         e
-        for e in hoard.writes.history("tech/lamp.md", caller=OWNER).events
+        for e in hoard.writes.retirement.history("tech/lamp.md", caller=OWNER).events
         if e.decision == "restored"
     ]
     assert [e.caller for e in restored] == [credit]

@@ -80,7 +80,7 @@ def hints(h: Hoard, path: str, content: str, caller: Caller = OWNER) -> list[str
 
 def test_a_dry_run_of_a_reworded_note_names_the_existing_one(built: Hoard) -> None:
     assert hints(built, "inbox/bread.md", REWORDED_BREAD) == ["cooking/sourdough.md"]
-    r = built.writes.file_note("inbox/bread.md", REWORDED_BREAD, dry_run=True, caller=OWNER)
+    r = built.writes.notes.file_note("inbox/bread.md", REWORDED_BREAD, dry_run=True, caller=OWNER)
     assert r.preflight is not None
     assert r.preflight.duplicates == ["cooking/sourdough.md"]
 

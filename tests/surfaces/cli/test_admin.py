@@ -230,7 +230,7 @@ def test_a_cli_grant_lets_the_caller_read_the_protected_note(
     agent = Caller("agent", frozenset({"read"}), "propose")
     assert run("grant", "agent", "secret/**", "--minutes", "5", *grant_args)[0] == 0
     with Hoard(protected_vault, protected_state) as hoard:
-        assert "zanzibarquux" in hoard.read("secret/plan.md", caller=agent).content
+        assert "zanzibarquux" in hoard.reading.read("secret/plan.md", caller=agent).content
 
 
 @pytest.mark.parametrize("minutes", ["0", "-1", "20000"])

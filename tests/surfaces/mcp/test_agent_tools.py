@@ -363,8 +363,8 @@ async def test_context_labels_the_claims_the_summary_state_and_pending_proposals
     small_hoard: Hoard, ok: Any
 ) -> None:
     rel = "tech/hue-bridge.md"
-    small_hoard.honesty.claim_record("hue", "firmware", "1.59", rel, caller=OWNER)
-    small_hoard.honesty.synthesis_register(rel, ["tech/router.md"], caller=OWNER)
+    small_hoard.honesty.claims.record("hue", "firmware", "1.59", rel, caller=OWNER)
+    small_hoard.honesty.syntheses.register(rel, ["tech/router.md"], caller=OWNER)
     proposer = Caller("scribe", frozenset({"read", "write"}), "propose")
     async with Client(HoardMCP(small_hoard, proposer).server) as c:
         read = ok(await c.call_tool("vault_read", {"path": rel}))
@@ -402,7 +402,7 @@ async def test_orient_prompt_names_a_summary_whose_source_changed(small_hoard: H
     small_hoard.writes.write(
         "tech/summary.md", note_text("Summary", "Of the router."), caller=OWNER
     )
-    small_hoard.honesty.synthesis_register("tech/summary.md", ["tech/router.md"], caller=OWNER)
+    small_hoard.honesty.syntheses.register("tech/summary.md", ["tech/router.md"], caller=OWNER)
     async with Client(HoardMCP(small_hoard, OWNER).server) as c:
         fresh = (await c.get_prompt("orient", {})).messages[0].content.text
         read = small_hoard.reading.read("tech/router.md", caller=OWNER)

@@ -65,7 +65,7 @@ def hoard(tmp_path: Path) -> Iterator[Hoard]:
         h.writes.write(
             "other/plain.md",
             note("Plain", f"The {OUT_WORD} and {SHARED_WORD}, revised. See [[mine]]."),
-            h.read("other/plain.md", caller=OWNER).revision,
+            h.reading.read("other/plain.md", caller=OWNER).revision,
             caller=OWNER,
         )
         yield h
@@ -235,13 +235,13 @@ def edit_args(path: str, hoard: Hoard) -> dict[str, Any]:
     return {
         "path": path,
         "edits": [{"op": "set_fields", "fields": {"status": "active"}}],
-        "expected_revision": hoard.read(path, caller=OWNER).revision,
+        "expected_revision": hoard.reading.read(path, caller=OWNER).revision,
     }
 
 
 def write_probes(hoard: Hoard) -> list[tuple[str, dict[str, Any]]]:
-    rev = {p: hoard.read(p, caller=OWNER).revision for p in ("team/bob/theirs.md",)}
-    rev["team/alice/mine.md"] = hoard.read("team/alice/mine.md", caller=OWNER).revision
+    rev = {p: hoard.reading.read(p, caller=OWNER).revision for p in ("team/bob/theirs.md",)}
+    rev["team/alice/mine.md"] = hoard.reading.read("team/alice/mine.md", caller=OWNER).revision
     body = note("New", "x")
     return [
         ("vault_write", {"path": "other/new.md", "content": body}),
@@ -315,12 +315,15 @@ async def test_a_write_outside_the_write_folders_is_forbidden_and_changes_nothin
     hoard: Hoard, case: str
 ) -> None:
     tool, args = dict(zip(WRITE_CASES, write_probes(hoard), strict=True))[case]
-    before = {p: hoard.read(p, caller=OWNER).revision for p in ("team/alice/mine.md",)}
+    before = {p: hoard.reading.read(p, caller=OWNER).revision for p in ("team/alice/mine.md",)}
     err = error_of(await call(hoard, tool, args))
     assert err["error"] == "forbidden", err
     assert "outside the folders you may write" in err["message"]
     assert_unnamed(json.dumps(err), args)
-    assert hoard.read("team/alice/mine.md", caller=OWNER).revision == before["team/alice/mine.md"]
+    assert (
+        hoard.reading.read("team/alice/mine.md", caller=OWNER).revision
+        == before["team/alice/mine.md"]
+    )
 
 
 async def test_a_write_inside_the_write_folders_is_made(hoard: Hoard) -> None:
@@ -328,13 +331,13 @@ async def test_a_write_inside_the_write_folders_is_made(hoard: Hoard) -> None:
         hoard, "vault_write", {"path": "team/alice/new.md", "content": note("New", "x")}
     )
     assert not made.is_error, made.content
-    assert hoard.read("team/alice/new.md", caller=OWNER).path == "team/alice/new.md"
+    assert hoard.reading.read("team/alice/new.md", caller=OWNER).path == "team/alice/new.md"
 
 
 async def test_a_move_inside_the_write_folders_leaves_readable_linkers_alone_and_names_them(
     hoard: Hoard,
 ) -> None:
-    rev = hoard.read("team/alice/mine.md", caller=OWNER).revision
+    rev = hoard.reading.read("team/alice/mine.md", caller=OWNER).revision
     moved = await call(
         hoard,
         "vault_move",

@@ -122,8 +122,8 @@ def test_hoard_claims_lists_checks_and_reports_summaries(
 ) -> None:
     edit_note("a.md", "IP 10.0.0.42")
     edit_note("sum.md", "summary")
-    honesty.claim_record("hue", "ip", "10.0.0.42", "a.md", caller=writer)
-    honesty.synthesis_register("sum.md", ["a.md"], caller=writer)
+    honesty.claims.record("hue", "ip", "10.0.0.42", "a.md", caller=writer)
+    honesty.syntheses.register("sum.md", ["a.md"], caller=writer)
     parser = argparse.ArgumentParser(prog="hoard")
     sub = parser.add_subparsers(dest="command")
     add_parsers(sub)

@@ -90,6 +90,6 @@ async def test_an_inline_tag_weighs_as_a_tag_in_ranking(hoard: Hoard) -> None:
 def test_inline_tags_do_not_stand_in_for_the_frontmatter_tags_the_contract_requires(
     hoard: Hoard,
 ) -> None:
-    flagged = {(v.path, v.field) for v in hoard.check().violations}
+    flagged = {(v.path, v.field) for v in hoard.maintenance.check().violations}
     assert ("home/porch.md", "tags") in flagged
     assert not any(path == "home/hub.md" for path, _ in flagged)

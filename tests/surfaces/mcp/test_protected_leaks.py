@@ -49,11 +49,11 @@ def hoard(tmp_path: Path) -> Iterator[Hoard]:
         h.writes.write(
             "finance/budget.md",
             note("Budget", "The budget, revised. See [[target]]."),
-            h.read("finance/budget.md", caller=OWNER).revision,
+            h.reading.read("finance/budget.md", caller=OWNER).revision,
             caller=OWNER,
         )
-        h.honesty.claim_record("rent", "amount", "900", "finance/budget.md", caller=OWNER)
-        h.honesty.synthesis_register(
+        h.honesty.claims.record("rent", "amount", "900", "finance/budget.md", caller=OWNER)
+        h.honesty.syntheses.register(
             "public/summary.md", ["finance/budget.md", "public/target.md"], caller=OWNER
         )
         h.writes.write("finance/new.md", note("New", "x"), caller=PROPOSING_OWNER)
@@ -84,7 +84,9 @@ def assert_no_leak(text: str) -> None:
 
 
 async def test_no_answer_to_a_caller_without_a_grant_names_a_protected_path(hoard: Hoard) -> None:
-    protected_rev = hoard.writes.history("finance/budget.md", caller=OWNER).revisions[0].revision_id
+    protected_rev = (
+        hoard.writes.retirement.history("finance/budget.md", caller=OWNER).revisions[0].revision_id
+    )
     proposal_id = hoard.writes.proposals(caller=OWNER).proposals[0].proposal_id
     mcp = HoardMCP(hoard, AGENT)
     probes: list[tuple[str, dict[str, Any]]] = [
@@ -138,7 +140,9 @@ async def test_a_case_variant_of_a_protected_path_is_protected_too(hoard: Hoard)
 
 
 async def test_a_protected_revision_or_proposal_answers_like_a_missing_one(hoard: Hoard) -> None:
-    protected_rev = hoard.writes.history("finance/budget.md", caller=OWNER).revisions[0].revision_id
+    protected_rev = (
+        hoard.writes.retirement.history("finance/budget.md", caller=OWNER).revisions[0].revision_id
+    )
     proposal_id = hoard.writes.proposals(caller=OWNER).proposals[0].proposal_id
     async with Client(HoardMCP(hoard, AGENT).server) as c:
         hidden = error_of(await c.call_tool("vault_history", {"revision_id": protected_rev}))
@@ -152,7 +156,7 @@ async def test_a_protected_revision_or_proposal_answers_like_a_missing_one(hoard
 
 
 async def test_synthesis_history_omits_sources_the_caller_may_not_see(hoard: Hoard) -> None:
-    result = hoard.honesty.synthesis_history("public/summary.md", caller=AGENT)
+    result = hoard.honesty.syntheses.history("public/summary.md", caller=AGENT)
 
     sources = [s.path for r in result.registrations for s in r.sources]
     assert sources == ["public/target.md"]

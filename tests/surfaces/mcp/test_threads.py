@@ -19,27 +19,29 @@ from hoard.surfaces.mcp.server import HoardMCP
 pytestmark = pytest.mark.anyio
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, hoard: Hoard, name: str) -> list[int]:
-    """Record the thread each call of ``hoard.<name>`` runs on, and call through."""
+def _spy(monkeypatch: pytest.MonkeyPatch, hoard: Hoard, method: str) -> list[int]:
+    """Record the thread each call of ``hoard.<use-case>.<name>`` runs on, and call through."""
     threads: list[int] = []
-    real: Callable[..., Any] = getattr(hoard, name)
+    use_case, name = method.split(".")
+    owner = getattr(hoard, use_case)
+    real: Callable[..., Any] = getattr(owner, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.get_ident())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(hoard, name, spy)
+    monkeypatch.setattr(owner, name, spy)
     return threads
 
 
 @pytest.mark.parametrize(
     ("tool", "method", "args", "on_loop"),
     [
-        ("vault_read", "read", {"path": "tech/hue-bridge.md"}, True),
-        ("vault_policy", "policy", {}, True),
-        ("vault_search", "search", {"query": "hue bridge"}, False),
-        ("vault_list", "list", {"path": "tech"}, False),
-        ("vault_links", "links", {"path": "tech/hue-bridge.md"}, False),
+        ("vault_read", "reading.read", {"path": "tech/hue-bridge.md"}, True),
+        ("vault_policy", "maintenance.policy", {}, True),
+        ("vault_search", "searching.search", {"query": "hue bridge"}, False),
+        ("vault_list", "reading.list", {"path": "tech"}, False),
+        ("vault_links", "reading.links", {"path": "tech/hue-bridge.md"}, False),
     ],
 )
 async def test_cheap_reads_run_on_the_event_loop_and_the_rest_in_a_worker_thread(
@@ -78,7 +80,7 @@ async def test_a_read_of_a_note_over_a_mib_takes_a_worker_thread(
     big = "# Big\n\n" + "a long log line of the night shift\n" * 40_000  # 1.4 MB
     (vault / "logs" / "big.md").write_text(big, encoding="utf-8")
     with Hoard(vault, tmp_path / "state") as hoard:
-        threads = _spy(monkeypatch, hoard, "read")
+        threads = _spy(monkeypatch, hoard, "reading.read")
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
         async with Client(mcp.server) as c:
             ok(await c.call_tool("vault_read", {"path": "logs/big.md"}))

@@ -74,7 +74,7 @@ def test_a_save_after_a_change_on_disk_shows_the_conflict_and_loses_nothing(
     page.click("#keep-mine")
     page.wait_for_url("**/n/tech/zigbee.md")
     assert path.read_text(encoding="utf-8") == merged
-    history = site.hoard.writes.history("tech/zigbee.md", caller=OWNER)
+    history = site.hoard.writes.retirement.history("tech/zigbee.md", caller=OWNER)
     assert any(r.sha256 for r in history.revisions)  # the disk version was preserved
 
 
@@ -221,7 +221,7 @@ def test_a_live_update_never_replaces_an_open_editors_text(owner_page: Any, site
     page.goto(f"{site.url}/edit/tech/uptime-monitoring.md")
     typed = page.input_value("#content") + "\nUnsaved words typed in the browser.\n"
     page.fill("#content", typed)
-    current = site.hoard.read("tech/uptime-monitoring.md", caller=OWNER)
+    current = site.hoard.reading.read("tech/uptime-monitoring.md", caller=OWNER)
     changed = current.content.rstrip("\n") + "\n\nChanged by someone else.\n"
     site.hoard.writes.write("tech/uptime-monitoring.md", changed, current.revision, caller=OWNER)
     page.wait_for_selector("#disk-status .warn", timeout=5000)  # the page noticed by itself

@@ -16,7 +16,7 @@ HOLD_SECONDS = 5
 
 
 def _propose_edit(site: Site, rel: str, line: str) -> str:
-    now = site.hoard.read(rel, caller=OWNER)
+    now = site.hoard.reading.read(rel, caller=OWNER)
     head, sep, body = now.content.partition("\n---\n")  # before any generated Related block
     text = f"{head}{sep}\n{line}\n{body}"
     result = site.mcp(

@@ -71,7 +71,7 @@ def test_a_move_onto_a_note_or_after_a_change_on_disk_is_refused_and_changes_not
     site.hoard.writes.write(
         "moving/beta.md",
         note("Beta", "Beta changed meanwhile."),
-        site.hoard.read("moving/beta.md", caller=OWNER).revision,
+        site.hoard.reading.read("moving/beta.md", caller=OWNER).revision,
         caller=OWNER,
     )
     before = _tree(site.vault)

@@ -54,7 +54,7 @@ def test_activity_is_cards_with_restore_on_the_first_screen_and_pages_of_events(
 ) -> None:
     rel = "phone/archivable.md"
     written = site.hoard.writes.write(rel, note("Archivable", "To be archived."), caller=OWNER)
-    site.hoard.writes.archive(rel, "archived", written.revision, caller=OWNER)
+    site.hoard.writes.retirement.archive(rel, "archived", written.revision, caller=OWNER)
     for i in range(60):
         site.hoard.writes.write(f"paging/n{i:02}.md", note(f"Paging {i}"), caller=OWNER)
     phone.goto(f"{site.url}/activity")

@@ -71,7 +71,7 @@ def reading(site: Site) -> Path:
             tags=["reading-tag", "obsidian"],
         ),
     )
-    site.hoard.ensure_fresh()
+    site.hoard.keeper.ensure_fresh()
     return v
 
 

@@ -59,61 +59,14 @@ __all__ = [
 
 
 class Honesty:
-    """Claims and synthesis over one vault, its ledger and its access rules."""
+    """Claims and synthesis over one vault, its ledger and its access rules: callers use
+    :attr:`claims` and :attr:`syntheses` directly; the shared hash cache lives here."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self.cache = HashCache(deps.vault)
         self.claims = ClaimBook(deps, self.cache)
         self.syntheses = SynthesisBook(deps, self.cache)
-
-    def claim_record(
-        self,
-        subject: str,
-        property: str,
-        value: str,
-        source_path: str,
-        scope: str = "global",
-        valid_from: str | None = None,
-        valid_until: str | None = None,
-        supersedes: str | None = None,
-        *,
-        caller: Caller,
-    ) -> ClaimRecordResult:
-        return self.claims.record(
-            subject, property, value, source_path, scope, valid_from, valid_until,
-            supersedes, caller=caller,
-        )  # fmt: skip
-
-    def claim_get(
-        self,
-        subject: str,
-        property: str,
-        scope: str = "global",
-        at: str | None = None,
-        *,
-        caller: Caller,
-        budget: Budget | None = None,
-    ) -> ClaimGetResult:
-        return self.claims.get(subject, property, scope, at, budget, caller=caller)
-
-    def claim_list(
-        self, subject: str | None = None, source_path: str | None = None, *, caller: Caller
-    ) -> ClaimListResult:
-        return self.claims.list_claims(subject, source_path, caller=caller)
-
-    def synthesis_register(
-        self, path: str, sources: list[str], *, caller: Caller
-    ) -> SynthesisRegisterResult:
-        return self.syntheses.register(path, sources, caller=caller)
-
-    def synthesis_status(
-        self, path: str, *, caller: Caller, budget: Budget | None = None
-    ) -> SynthesisStatusResult:
-        return self.syntheses.status(path, budget, caller=caller)
-
-    def synthesis_history(self, path: str, *, caller: Caller) -> SynthesisHistoryResult:
-        return self.syntheses.history(path, caller=caller)
 
     def warnings_for(
         self, paths: list[str], budget: Budget, *, caller: Caller

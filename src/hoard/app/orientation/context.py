@@ -142,7 +142,7 @@ class NoteContext:
         return ("similar", "semantically similar notes", text, [h.path for h in found.results])
 
     def _claims(self, rel: str, caller: Caller) -> Part | None:
-        claims = self.honesty.claim_list(source_path=rel, caller=caller).claims
+        claims = self.honesty.claims.list_claims(source_path=rel, caller=caller).claims
         if not claims:
             return None
         text = "\n".join(
@@ -153,7 +153,7 @@ class NoteContext:
         return ("claims", "claims bound to this note", text, [])
 
     def _synthesis(self, rel: str, caller: Caller) -> Part | None:
-        status = self.honesty.synthesis_status(rel, caller=caller)
+        status = self.honesty.syntheses.status(rel, caller=caller)
         if status.state == "unregistered":
             return None
         drifted = ", ".join(d.path for d in status.drifted)

@@ -57,11 +57,13 @@ class Resolver:
         text = mine.raw.decode("utf-8", "replace")
         if keep == "mine" and removed_here(text):
             if revision is not None:  # hoard had removed the note: remove it again
-                self.writes.archive(original, "superseded", revision, caller=caller)
+                self.writes.retirement.archive(original, "superseded", revision, caller=caller)
             revision = None
         elif keep == "mine":
             revision = self.writes.write(original, unmarked(text), revision, caller=caller).revision
-        archived = self.writes.archive(rel, "superseded", revision_of(mine.raw), caller=caller)
+        archived = self.writes.retirement.archive(
+            rel, "superseded", revision_of(mine.raw), caller=caller
+        )
         return ConflictResolved(original, rel, keep, revision, archived.revision_id)
 
     def _renamed(self, theirs: str, mine: str, keep: Keep, caller: Caller) -> ConflictResolved:
@@ -73,7 +75,9 @@ class Resolver:
         raw = self._read(gone)
         revision_id = None
         if raw is not None and gone.lower().endswith(".md"):
-            done = self.writes.archive(gone, "superseded", revision_of(raw), caller=caller)
+            done = self.writes.retirement.archive(
+                gone, "superseded", revision_of(raw), caller=caller
+            )
             revision_id = done.revision_id
         elif raw is not None:
             with atomic.path_lock(self.core.lock_dir, gone):

@@ -47,17 +47,19 @@ class WritePath:
         self.deps = core.deps
         self.records = core.records
         self.lock_dir = core.lock_dir
-        self._notes = FileNotes(core)
-        self._retire = Retirement(core)
-        self.recover = self._notes.recover
-        self.roll_forward = self._notes.roll_forward
-        self.confirmers: dict[str, Callable[[Proposal, Caller], Any]] = {}
-        """Flows built on this write path that make proposals of their own (vault_move)
-        register how to apply them here."""
-        self.history = self._retire.history
-        self.file_note = self._notes.file_note
-        self.archive = self._retire.archive
-        self.restore = self._retire.restore
+        self.notes = FileNotes(core)
+        """vault_file_note and the recovery of its transactions."""
+        self.retirement = Retirement(core)
+        """vault_archive, vault_restore and vault_history."""
+        self.confirmers: dict[str, Callable[[Proposal, Caller], Any]] = {
+            "vault_write": self._confirm_write,
+            "vault_edit": self._confirm_write,  # an edit's proposal holds its result
+            "vault_file_note": self._confirm_file_note,
+            "vault_archive": self._confirm_archive,
+            "vault_restore": self._confirm_restore,
+        }
+        """How to apply a confirmed proposal, by the tool that made it. Flows built on this
+        write path that make proposals of their own (vault_move) register theirs here."""
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -168,44 +170,46 @@ class WritePath:
             lambda: gates.require_may_confirm(caller, p.proposal_id, p.caller),
             caller=caller,
         )
-        text = p.content.decode("utf-8")
-        if p.tool in ("vault_write", "vault_edit"):  # an edit's proposal holds its result
-            result: Any = self.write(
-                p.path,
-                text,
-                p.expected_revision,
-                caller=caller,
-                tool="vault_confirm",
-                confirming=True,
-                proposer=p.caller,
-            )
-        elif p.tool == "vault_file_note":
-            result = self.file_note(
-                p.path,
-                text,
-                p.args.get("index_line"),
-                p.expected_revision,
-                caller=caller,
-                confirming=True,
-            )
-        elif p.tool in self.confirmers:
-            result = self.confirmers[p.tool](p, caller)
-        elif p.tool == "vault_archive":
-            result = self.archive(
-                p.path,
-                p.args["reason"],
-                p.expected_revision or "",
-                caller=caller,
-                confirming=True,
-                proposer=p.caller,
-            )
-        else:
-            result = self.restore(
-                p.args["revision_id"], p.path, caller=caller, confirming=True, proposer=p.caller
-            )
+        result = self.confirmers[p.tool](p, caller)
         if not self.records.decide(p.proposal_id, "confirmed", caller.name):
             log.warning("proposal %s was decided twice", p.proposal_id)
         return result
+
+    def _confirm_write(self, p: Proposal, caller: Caller) -> WriteResult:
+        return self.write(
+            p.path,
+            p.content.decode("utf-8"),
+            p.expected_revision,
+            caller=caller,
+            tool="vault_confirm",
+            confirming=True,
+            proposer=p.caller,
+        )
+
+    def _confirm_file_note(self, p: Proposal, caller: Caller) -> Any:
+        return self.notes.file_note(
+            p.path,
+            p.content.decode("utf-8"),
+            p.args.get("index_line"),
+            p.expected_revision,
+            caller=caller,
+            confirming=True,
+        )
+
+    def _confirm_archive(self, p: Proposal, caller: Caller) -> Any:
+        return self.retirement.archive(
+            p.path,
+            p.args["reason"],
+            p.expected_revision or "",
+            caller=caller,
+            confirming=True,
+            proposer=p.caller,
+        )
+
+    def _confirm_restore(self, p: Proposal, caller: Caller) -> Any:
+        return self.retirement.restore(
+            p.args["revision_id"], p.path, caller=caller, confirming=True, proposer=p.caller
+        )
 
     def reject(self, proposal_id: str, *, caller: Caller) -> RejectResult:
         gates.require_scope(caller, "confirm")

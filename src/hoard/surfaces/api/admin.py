@@ -22,11 +22,11 @@ ADMIN_ERRORS = (400, 403, 404, 409)
 
 
 def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
-    admin = hoard.admin
+    admin, maint = hoard.admin, hoard.maintenance
 
     def request_access(call: Call) -> AccessRequestResult:
         body: AccessRequestBody = call.body
-        req = hoard.request_access(body.glob, body.reason, caller=call.caller)
+        req = maint.request_access(body.glob, body.reason, caller=call.caller)
         route = f"/api/v1/admin/access-requests/{req.request_id}/approve"
         return replace(req, message=f"{req.message} (or POST {route})")
 
@@ -56,7 +56,7 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
     return [
         Op("GET", "/policy", "policy", "What this caller may do: scopes, write mode, private "
            "and protected globs, its grants.", "access",
-           lambda c: hoard.policy(caller=c.caller), {200: PolicyResult}, inline=lambda c: True),
+           lambda c: maint.policy(caller=c.caller), {200: PolicyResult}, inline=lambda c: True),
         Op("POST", "/access-requests", "request_access",
            "Ask the owner for a time-limited grant to see protected notes.", "access",
            request_access, {201: AccessRequestResult}, (), Body(AccessRequestBody)),

@@ -11,7 +11,7 @@ from hoard.surfaces.api.framework import Body, Call, Op
 def code_ops(hoard: Hoard) -> list[Op]:
     def run(call: Call) -> RunResult:
         body: CodeBody = call.body
-        return hoard.run_code(body.code, caller=call.caller)
+        return hoard.code.run(body.code, caller=call.caller)
 
     return [
         Op("POST", "/read-code", "read_code",

@@ -22,26 +22,26 @@ def honesty_ops(hoard: Hoard) -> list[Op]:
 
     def record(call: Call) -> ClaimRecordResult:
         b: ClaimBody = call.body
-        return honesty.claim_record(
+        return honesty.claims.record(
             b.subject, b.property, b.value, b.source_path, b.scope, b.valid_from,
             b.valid_until, b.supersedes, caller=call.caller,
         )  # fmt: skip
 
     def get(call: Call) -> ClaimGetResult:
         p = call.params
-        return honesty.claim_get(p["subject"], p["property"], p["scope"], p["at"],
+        return honesty.claims.get(p["subject"], p["property"], p["scope"], p["at"],
                                  caller=call.caller)  # fmt: skip
 
     def register(call: Call) -> SynthesisRegisterResult:
         b: SynthesisBody = call.body
-        return honesty.synthesis_register(call.params["path"], b.sources, caller=call.caller)
+        return honesty.syntheses.register(call.params["path"], b.sources, caller=call.caller)
 
     return [
         Op("POST", "/claims", "claim_record",
            "Record a statement bound to the exact revision of its source note.", "claims",
            record, {201: ClaimRecordResult}, (), Body(ClaimBody), (400, 403, 404, 409)),
         Op("GET", "/claims", "claim_list", "Recorded claims, by subject and/or source note.",
-           "claims", lambda c: honesty.claim_list(
+           "claims", lambda c: honesty.claims.list_claims(
                c.params["subject"], c.params["source_path"], caller=c.caller),
            {200: ClaimListResult},
            (Param("subject", str, "Only claims about this."),
@@ -59,6 +59,6 @@ def honesty_ops(hoard: Hoard) -> list[Op]:
            register, {200: SynthesisRegisterResult}, (NOTE,), Body(SynthesisBody)),
         Op("GET", "/synthesis/{path}", "synthesis_status",
            "Is a summary still backed by its sources?", "synthesis",
-           lambda c: honesty.synthesis_status(c.params["path"], caller=c.caller),
+           lambda c: honesty.syntheses.status(c.params["path"], caller=c.caller),
            {200: SynthesisStatusResult}, (NOTE,)),
     ]  # fmt: skip

@@ -68,13 +68,13 @@ def _read_ops(hoard: Hoard) -> list[Op]:
     writes = hoard.writes
 
     def small(call: Call) -> bool:
-        size = hoard.note_size(call.params["path"])
+        size = hoard.reading.note_size(call.params["path"])
         return size is None or size <= INLINE_READ_BYTES
 
     def get_note(call: Call) -> Reply:
         p = call.params
         part = {"heading": p["heading"], "block": p["block"]}
-        r = hoard.read(p["path"], p["offset"], p["max_bytes"], caller=call.caller, **part)
+        r = hoard.reading.read(p["path"], p["offset"], p["max_bytes"], caller=call.caller, **part)
         headers = {"ETag": etag(r.revision)}
         if_none = call.headers.get("if-none-match")
         if if_none is not None and none_match(if_none, r.revision):
@@ -90,11 +90,11 @@ def _read_ops(hoard: Hoard) -> list[Op]:
     )
     return [
         Op("GET", "/notes/{path}/links", "links", "A note's outgoing links and backlinks.",
-           "notes", lambda c: hoard.links(c.params["path"], caller=c.caller),
+           "notes", lambda c: hoard.reading.links(c.params["path"], caller=c.caller),
            {200: LinksResult}, (NOTE_PATH,)),
         Op("GET", "/notes/{path}/history", "history",
            "A note's preserved revisions and write events.", "notes",
-           lambda c: writes.history(c.params["path"], None, caller=c.caller),
+           lambda c: writes.retirement.history(c.params["path"], None, caller=c.caller),
            {200: HistoryResult}, (NOTE_PATH,)),
         Op("GET", "/notes/{path}", "read",
            "Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
@@ -102,7 +102,7 @@ def _read_ops(hoard: Hoard) -> list[Op]:
            etag=True),
         Op("GET", "/revisions/{revision_id}", "revision",
            "One preserved revision's exact content with its sha256.", "notes",
-           lambda c: writes.history(None, c.params["revision_id"], caller=c.caller),
+           lambda c: writes.retirement.history(None, c.params["revision_id"], caller=c.caller),
            {200: RevisionContent},
            (Param("revision_id", str, "A preserved revision's id.", required=True,
                   where="path"),)),
@@ -123,19 +123,19 @@ def _write_ops(hoard: Hoard) -> list[Op]:
         expected = expected_revision(call.headers) or ""
         body: ArchiveBody = call.body
         dry = bool(call.params["dry_run"])
-        r = writes.archive(
+        r = writes.retirement.archive(
             call.params["path"], body.reason, expected, caller=call.caller, dry_run=dry
         )
         return written(r, None, False)
 
     def restore(call: Call) -> Reply:
         body: RestoreBody = call.body
-        r = writes.restore(body.revision_id, body.path, caller=call.caller)
+        r = writes.retirement.restore(body.revision_id, body.path, caller=call.caller)
         return written(r, r.revision, True)
 
     def file_note(call: Call) -> Reply:
         b: FileNoteBody = call.body
-        r = writes.file_note(
+        r = writes.notes.file_note(
             b.path, b.content, b.index_line, b.expected_revision, b.dry_run, caller=call.caller
         )
         return written(r, r.note_revision, b.expected_revision is None)

@@ -52,7 +52,7 @@ def reading_ops(hoard: Hoard) -> list[Op]:
 
     def search(c: Call) -> SearchResult:
         p = c.params
-        return hoard.search(
+        return hoard.searching.search(
             p["q"], p["limit"], p["folder"], p["mode"], p["rerank"], caller=c.caller,
             filters=filters_of(p), offset=p["offset"], semantic=p["semantic"],
         )  # fmt: skip
@@ -63,14 +63,15 @@ def reading_ops(hoard: Hoard) -> list[Op]:
            "search", search, {200: SearchResult}, search_params),
         Op("GET", "/tags", "tags", "Every tag in the notes you can see, with how many notes "
            "carry it, most used first.", "search",
-           lambda c: hoard.tags(c.params["folder"], caller=c.caller), {200: TagsResult},
+           lambda c: hoard.searching.fields.tags(c.params["folder"], caller=c.caller),
+           {200: TagsResult},
            (Param("folder", str, "Only notes below this folder."),)),
         Op("GET", "/list", "list_root", "The vault's root folder as it is on disk now.",
-           "search", lambda c: hoard.list(
+           "search", lambda c: hoard.reading.list(
                "", c.params["recursive"], c.params["limit"], caller=c.caller),
            {200: ListResult}, list_flags),
         Op("GET", "/list/{path}", "list", "A folder of the vault as it is on disk now.",
-           "search", lambda c: hoard.list(
+           "search", lambda c: hoard.reading.list(
                c.params["path"], c.params["recursive"], c.params["limit"], caller=c.caller),
            {200: ListResult},
            (Param("path", str, "The folder, vault-relative.", required=True, where="path",

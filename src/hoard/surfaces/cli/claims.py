@@ -41,13 +41,13 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
 def claims_command(args: argparse.Namespace, honesty: Honesty) -> int:
     result: ClaimGetResult | ClaimListResult | SynthesisStatusResult
     if args.get:
-        result = honesty.claim_get(args.get[0], args.get[1], args.scope, args.at, caller=OWNER)
+        result = honesty.claims.get(args.get[0], args.get[1], args.scope, args.at, caller=OWNER)
         text = _get_text(result)
     elif args.status:
-        result = honesty.synthesis_status(args.status, caller=OWNER)
+        result = honesty.syntheses.status(args.status, caller=OWNER)
         text = _status_text(result)
     else:
-        result = honesty.claim_list(args.subject, args.source, caller=OWNER)
+        result = honesty.claims.list_claims(args.subject, args.source, caller=OWNER)
         text = _list_text(result)
     if args.json:
         print(json.dumps(to_json(result), ensure_ascii=False, indent=2))

@@ -142,12 +142,12 @@ def edits_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
     if args.command == "tags":
-        print_tags(args, hoard.tags(args.folder, caller=hoard.owner))
+        print_tags(args, hoard.searching.fields.tags(args.folder, caller=hoard.owner))
         return 0
     if args.command == "mv":
         return _move(args, hoard)
     edits = edits_from_args(args)
-    revision = args.revision or hoard.read(args.path, 0, 1, caller=hoard.owner).revision
+    revision = args.revision or hoard.reading.read(args.path, 0, 1, caller=hoard.owner).revision
     print_edit(args, hoard.edits.edit(args.path, edits, revision, args.dry_run, caller=hoard.owner))
     return 0
 
@@ -173,7 +173,7 @@ def print_edit(args: argparse.Namespace, result: WriteResult) -> None:
 
 
 def _move(args: argparse.Namespace, hoard: Hoard) -> int:
-    revision = args.revision or hoard.read(args.path, 0, 1, caller=hoard.owner).revision
+    revision = args.revision or hoard.reading.read(args.path, 0, 1, caller=hoard.owner).revision
     moved = hoard.moves.move(
         args.path, args.new_path, revision, not args.no_links, args.dry_run, caller=hoard.owner
     )

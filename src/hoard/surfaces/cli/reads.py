@@ -72,7 +72,7 @@ def add_parsers(sub: Any) -> None:
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
     cmd = args.command
     if cmd == "search":
-        found = hoard.search(
+        found = hoard.searching.search(
             args.query,
             args.limit,
             args.folder,
@@ -84,27 +84,31 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         emit(args, found, _print_search)
     elif cmd == "read":
         part = {"heading": args.heading, "block": args.block}
-        read = hoard.read(args.path, args.offset, args.max_bytes, caller=hoard.owner, **part)
+        read = hoard.reading.read(
+            args.path, args.offset, args.max_bytes, caller=hoard.owner, **part
+        )
         emit(args, read, _print_read)
     elif cmd == "list":
         emit(
-            args, hoard.list(args.path, args.recursive, args.limit, caller=hoard.owner), _print_list
+            args,
+            hoard.reading.list(args.path, args.recursive, args.limit, caller=hoard.owner),
+            _print_list,
         )
     elif cmd == "links":
-        emit(args, hoard.links(args.path, caller=hoard.owner), _print_links)
+        emit(args, hoard.reading.links(args.path, caller=hoard.owner), _print_links)
     elif cmd == "run-js":
         code = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-        emit(args, hoard.run_code(code, caller=hoard.owner), _print_run_js)
+        emit(args, hoard.code.run(code, caller=hoard.owner), _print_run_js)
     elif cmd == "index":
         bar = Progress("rebuilding" if args.rebuild else "syncing")
         try:
-            result = hoard.reindex(args.rebuild, bar)
+            result = hoard.maintenance.reindex(args.rebuild, bar)
         finally:
             bar.finish()
         emit(args, result, _print_index)
         _build_vectors(hoard)
     elif cmd == "check":
-        checked = hoard.check()
+        checked = hoard.maintenance.check()
         emit(args, checked, _print_check)
         return EXIT_VIOLATIONS if checked.violations else EXIT_OK
     return EXIT_OK

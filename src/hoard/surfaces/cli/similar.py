@@ -31,7 +31,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         hoard.similarity.build(bar)
     finally:
         bar.finish()
-    emit(args, hoard.similar(args.path, args.limit, caller=hoard.owner), print_similar)
+    emit(args, hoard.similarity.similar(args.path, args.limit, caller=hoard.owner), print_similar)
     return EXIT_OK
 
 

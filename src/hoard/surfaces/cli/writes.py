@@ -81,7 +81,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
 def _history(args: argparse.Namespace, hoard: Hoard) -> int:
     if not args.path and not args.revision:
         raise InvalidArgument("usage: hoard history PATH | hoard history --revision ID")
-    h = hoard.writes.history(args.path, args.revision, caller=hoard.owner)
+    h = hoard.writes.retirement.history(args.path, args.revision, caller=hoard.owner)
     if isinstance(h, RevisionContent):
         if args.json:
             _out(args, h, "")
@@ -103,7 +103,7 @@ def _history(args: argparse.Namespace, hoard: Hoard) -> int:
         for e in h.events
     ]
     if args.git:
-        lines += edits.git_lines(hoard.git_log(h.path, caller=hoard.owner))
+        lines += edits.git_lines(hoard.git_history.log(h.path, caller=hoard.owner))
     _out(args, h, "\n".join(lines))
     return 0
 
@@ -127,8 +127,8 @@ def _write(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 def _archive(args: argparse.Namespace, hoard: Hoard) -> int:
-    revision = args.revision or hoard.read(args.path, 0, 1, caller=hoard.owner).revision
-    r = hoard.writes.archive(
+    revision = args.revision or hoard.reading.read(args.path, 0, 1, caller=hoard.owner).revision
+    r = hoard.writes.retirement.archive(
         args.path, args.reason, revision, caller=hoard.owner, dry_run=args.dry_run
     )
     print_archive(args, r)
@@ -151,7 +151,7 @@ def print_archive(args: argparse.Namespace, r: ArchiveResult) -> None:
 
 
 def _restore(args: argparse.Namespace, hoard: Hoard) -> int:
-    r = hoard.writes.restore(args.revision_id, args.path, caller=hoard.owner)
+    r = hoard.writes.retirement.restore(args.revision_id, args.path, caller=hoard.owner)
     _out(args, r, f"restored {r.path} from {r.revision_id} ({r.revision[:12]})")
     return 0
 
@@ -188,7 +188,7 @@ def _reject(args: argparse.Namespace, hoard: Hoard) -> int:
 
 
 def _recover(args: argparse.Namespace, hoard: Hoard) -> int:
-    rec = hoard.writes.recover(args.transaction_id, caller=hoard.owner)
+    rec = hoard.writes.notes.recover(args.transaction_id, caller=hoard.owner)
     text = "\n".join(
         f"{t.transaction_id}: {t.state}" + (f" ({t.detail})" if t.detail else "")
         for t in rec.transactions

@@ -23,7 +23,7 @@ def register_code_tool(mcp: ToolHost) -> None:
     def read_code_tool(
         code: Annotated[str, Field(description=CODE_DESCRIPTION)], ctx: Context
     ) -> RunResult:
-        return hoard.run_code(code, caller=mcp.caller_of(ctx))
+        return hoard.code.run(code, caller=mcp.caller_of(ctx))
 
     read_code_tool.__name__ = "read_code"
     add_tools(

@@ -20,7 +20,7 @@ def register_field_tools(mcp: ToolHost) -> None:
         ctx: Context,
         folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
     ) -> TagsResult:
-        return hoard.tags(folder, caller=mcp.caller_of(ctx))
+        return hoard.searching.fields.tags(folder, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,

@@ -73,7 +73,7 @@ def register_claim_tools(mcp: ToolHost) -> None:
             Field(description="The claim_id this one replaces (same subject/property/scope)."),
         ] = None,
     ) -> ClaimRecordResult:
-        return honesty.claim_record(
+        return honesty.claims.record(
             subject, property, value, source_path, scope, valid_from, valid_until, supersedes,
             caller=mcp.caller_of(ctx),
         )  # fmt: skip
@@ -88,7 +88,7 @@ def register_claim_tools(mcp: ToolHost) -> None:
             str | None, Field(description="The moment asked about (default: now).")
         ] = None,
     ) -> ClaimGetResult:
-        return honesty.claim_get(subject, property, scope, at, caller=mcp.caller_of(ctx))
+        return honesty.claims.get(subject, property, scope, at, caller=mcp.caller_of(ctx))
 
     @tool_result
     def claim_list(
@@ -98,7 +98,7 @@ def register_claim_tools(mcp: ToolHost) -> None:
             str | None, Field(description="Only claims taken from this note.")
         ] = None,
     ) -> ClaimListResult:
-        return honesty.claim_list(subject, source_path, caller=mcp.caller_of(ctx))
+        return honesty.claims.list_claims(subject, source_path, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,
@@ -121,11 +121,11 @@ def register_synthesis_tools(mcp: ToolHost) -> None:
         ],
         ctx: Context,
     ) -> SynthesisRegisterResult:
-        return honesty.synthesis_register(path, sources, caller=mcp.caller_of(ctx))
+        return honesty.syntheses.register(path, sources, caller=mcp.caller_of(ctx))
 
     @tool_result
     def synthesis_status(path: NotePath, ctx: Context) -> SynthesisStatusResult:
-        return honesty.synthesis_status(path, caller=mcp.caller_of(ctx))
+        return honesty.syntheses.status(path, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,

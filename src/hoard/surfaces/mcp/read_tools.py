@@ -103,7 +103,7 @@ def register_search_and_read(host: ToolHost) -> None:
         offset: Annotated[int, Field(ge=0, description="Skip this many results.")] = 0,
         semantic: SemanticArg = "auto",
     ) -> SearchResult:
-        return hoard.search(
+        return hoard.searching.search(
             query,
             limit,
             folder,
@@ -116,7 +116,7 @@ def register_search_and_read(host: ToolHost) -> None:
         )
 
     def small_note(path: object = None, **_: Any) -> bool:
-        size = hoard.note_size(path)
+        size = hoard.reading.note_size(path)
         return size is None or size <= INLINE_READ_BYTES
 
     @inline_tool_result(small_note)
@@ -129,7 +129,9 @@ def register_search_and_read(host: ToolHost) -> None:
         block: Annotated[str | None, Field(description=BLOCK)] = None,
     ) -> ReadResult:
         caller = host.caller_of(ctx)
-        return hoard.read(path, offset, max_bytes, caller=caller, heading=heading, block=block)
+        return hoard.reading.read(
+            path, offset, max_bytes, caller=caller, heading=heading, block=block
+        )
 
     @tool_result
     def vault_list(
@@ -138,7 +140,7 @@ def register_search_and_read(host: ToolHost) -> None:
         recursive: bool = False,
         limit: Annotated[int, Field(ge=1)] = 500,
     ) -> ListResult:
-        return hoard.list(path, recursive, limit, caller=host.caller_of(ctx))
+        return hoard.reading.list(path, recursive, limit, caller=host.caller_of(ctx))
 
     tools = [vault_search, vault_read, vault_list]
     add_tools(host.server, [(fn, DESCRIPTIONS[fn.__name__], READ_ONLY) for fn in tools])
@@ -154,11 +156,11 @@ def register_graph_and_policy(host: ToolHost) -> None:
         offset: Annotated[int, Field(ge=0, description="Start of the page (next_offset).")] = 0,
         limit: Annotated[int | None, Field(ge=1, description="Most links per list.")] = None,
     ) -> LinksResult:
-        return hoard.links(path, offset, limit, caller=host.caller_of(ctx))
+        return hoard.reading.links(path, offset, limit, caller=host.caller_of(ctx))
 
     @inline_tool_result()
     def vault_policy(ctx: Context) -> PolicyResult:
-        return hoard.policy(caller=host.caller_of(ctx))
+        return hoard.maintenance.policy(caller=host.caller_of(ctx))
 
     @tool_result
     def vault_request_access(
@@ -166,7 +168,7 @@ def register_graph_and_policy(host: ToolHost) -> None:
         reason: Annotated[str, Field(description="Why, in a sentence, for the owner.")],
         ctx: Context,
     ) -> AccessRequestResult:
-        return hoard.request_access(glob, reason, caller=host.caller_of(ctx))
+        return hoard.maintenance.request_access(glob, reason, caller=host.caller_of(ctx))
 
     add_tools(
         host.server,
@@ -189,7 +191,7 @@ def register_note_resource(host: ToolHost) -> None:
     )
     def note_resource(path: str, ctx: Context) -> str:
         try:
-            result = hoard.read(path, caller=host.caller_of(ctx))
+            result = hoard.reading.read(path, caller=host.caller_of(ctx))
             if result.truncated:
                 raise TooLarge(
                     "the note is larger than one response; use vault_read with offsets",

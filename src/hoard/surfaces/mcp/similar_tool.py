@@ -20,7 +20,7 @@ def register_similar_tool(mcp: ToolHost) -> None:
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
     ) -> SimilarResult:
-        return hoard.similar(path, limit, caller=mcp.caller_of(ctx))
+        return hoard.similarity.similar(path, limit, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,

@@ -107,7 +107,7 @@ def register_note_writes(mcp: ToolHost) -> None:
         expected_revision: Revision = None,
         dry_run: DryRun = False,
     ) -> FileNoteResult:
-        return writes.file_note(
+        return writes.notes.file_note(
             path, content, index_line, expected_revision, dry_run, caller=mcp.caller_of(ctx)
         )
 
@@ -116,7 +116,7 @@ def register_note_writes(mcp: ToolHost) -> None:
         transaction_id: Annotated[str, Field(description="The transaction to complete.")],
         ctx: Context,
     ) -> RecoverResult:
-        return writes.recover(transaction_id, caller=mcp.caller_of(ctx))
+        return writes.notes.recover(transaction_id, caller=mcp.caller_of(ctx))
 
     add_tools(
         mcp.server,
@@ -169,7 +169,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
         expected_revision: Annotated[str, Field(description="The note's current revision.")],
         ctx: Context,
     ) -> ArchiveResult:
-        return writes.archive(path, reason, expected_revision, caller=mcp.caller_of(ctx))
+        return writes.retirement.archive(path, reason, expected_revision, caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_restore(
@@ -179,7 +179,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
             str | None, Field(description="Where to recreate it; default its old path.")
         ] = None,
     ) -> RestoreResult:
-        return writes.restore(revision_id, path, caller=mcp.caller_of(ctx))
+        return writes.retirement.restore(revision_id, path, caller=mcp.caller_of(ctx))
 
     @tool_result
     def vault_history(
@@ -196,7 +196,7 @@ def register_retire_tools(mcp: ToolHost) -> None:
         ] = 0,
     ) -> dict[str, Any]:
         result: dict[str, Any] = to_json(
-            writes.history(path, revision_id, offset, caller=mcp.caller_of(ctx))
+            writes.retirement.history(path, revision_id, offset, caller=mcp.caller_of(ctx))
         )
         return result
 

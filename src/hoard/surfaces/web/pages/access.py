@@ -26,7 +26,7 @@ def _page(request: Request, status: int = 200, **extra: Any) -> Response:
         status,
         callers=web.desk.callers(),
         known_callers=web.desk.known_callers(),
-        grants=web.desk.grants(),
+        grants=web.hoard.ledger.active_grants(),
         sessions=web.sessions.active(),
         this_session=session_of(request).row.session_id,
         private=list(config.private),
@@ -100,7 +100,7 @@ async def add_grant(request: Request) -> Response:
 
 async def revoke_grant(request: Request) -> Response:
     try:
-        web_of(request).desk.revoke_grant(request.path_params["grant_id"])
+        web_of(request).hoard.ledger.revoke_grant(request.path_params["grant_id"])
     except HoardError as exc:
         return _page(request, exc.http_status, problem=exc.to_object())
     return _page(request, done="grant revoked")

@@ -20,7 +20,7 @@ def _shown_in_browse(path: str) -> bool:
 async def browse_page(request: Request) -> Response:
     web = web_of(request)
     folder = request.query_params.get("path", "").strip("/")
-    listing = web.hoard.list(folder, caller=caller_of(request))
+    listing = web.hoard.reading.list(folder, caller=caller_of(request))
     entries = [
         e
         for e in listing.entries

@@ -70,7 +70,7 @@ async def edit_page(request: Request) -> Response:
     web = web_of(request)
     path = request.path_params["path"]
     web.check_shown(path)
-    note = web.hoard.read(path, caller=caller_of(request))
+    note = web.hoard.reading.read(path, caller=caller_of(request))
     return _editor(
         request, path=note.path, content=note.content, revision=note.revision, creating=False
     )
@@ -117,7 +117,7 @@ async def save(request: Request) -> Response:
 
 def _conflict(request: Request, exc: HoardError, ctx: dict[str, Any]) -> Response:
     web = web_of(request)
-    disk = web.hoard.read(ctx["path"], caller=caller_of(request))
+    disk = web.hoard.reading.read(ctx["path"], caller=caller_of(request))
     diff = "".join(
         difflib.unified_diff(
             disk.content.splitlines(keepends=True),
@@ -154,8 +154,12 @@ async def disk_status(request: Request) -> Response:
     loaded = request.query_params.get("rev", "")
     if not loaded:
         return HTMLResponse("")
-    size = web.hoard.note_size(path)
-    now = web.hoard.read(path, caller=caller_of(request)).revision if size is not None else None
+    size = web.hoard.reading.note_size(path)
+    now = (
+        web.hoard.reading.read(path, caller=caller_of(request)).revision
+        if size is not None
+        else None
+    )
     if now == loaded:
         return HTMLResponse("")
     if now is None:
@@ -174,8 +178,8 @@ async def archive_page(request: Request) -> Response:
     web = web_of(request)
     path = request.path_params["path"]
     web.check_shown(path)
-    note = web.hoard.read(path, caller=caller_of(request))
-    links = web.hoard.links(note.path, caller=caller_of(request))
+    note = web.hoard.reading.read(path, caller=caller_of(request))
+    links = web.hoard.reading.links(note.path, caller=caller_of(request))
     return page(
         request, "archive.html", note=note, backlinks=links.backlinks, reasons=ARCHIVE_REASONS
     )
@@ -186,7 +190,7 @@ async def archive_submit(request: Request) -> Response:
     form = await request.form()
     path = request.path_params["path"]
     web.check_shown(path)
-    result = web.hoard.writes.archive(
+    result = web.hoard.writes.retirement.archive(
         path,
         cast(ArchiveReason, str(form.get("reason", ""))),  # the app refuses any other
         str(form.get("expected_revision", "")),
@@ -197,7 +201,9 @@ async def archive_submit(request: Request) -> Response:
 
 async def restore_submit(request: Request) -> Response:
     web = web_of(request)
-    result = web.hoard.writes.restore(request.path_params["revision_id"], caller=caller_of(request))
+    result = web.hoard.writes.retirement.restore(
+        request.path_params["revision_id"], caller=caller_of(request)
+    )
     return RedirectResponse(note_href(result.path), status_code=303)
 
 

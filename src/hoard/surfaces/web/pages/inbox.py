@@ -27,7 +27,7 @@ def _lists(request: Request, **extra: Any) -> dict[str, Any]:
     ]
     return {
         "proposals": proposals,
-        "requests": web.desk.requests(),
+        "requests": web.hoard.ledger.pending_requests(),
         "conflicts": [c for c in web.hoard.sync.conflicts() if web.may_show(c.path)],
         "clobbers": [
             c for c in web.hoard.clobbers.open(caller=caller_of(request)) if web.may_show(c.path)
@@ -100,7 +100,9 @@ async def approve(request: Request) -> Response:
     form = await request.form()
     rid = request.path_params["request_id"]
     try:
-        grant = web.desk.approve(rid, _minutes(form.get("minutes", DEFAULT_GRANT_MINUTES)))
+        grant = web.hoard.ledger.approve_request(
+            rid, _minutes(form.get("minutes", DEFAULT_GRANT_MINUTES))
+        )
     except HoardError as exc:
         return _answer(request, refusal={"request_id": rid, **exc.to_object()})
     return _answer(request, done=f"Granted {grant.caller} access to {grant.glob}.")

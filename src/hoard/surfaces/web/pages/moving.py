@@ -85,7 +85,7 @@ def _form(request: Request, path: str, fields: Any) -> dict[str, Any]:
     web = web_of(request)
     revision = str(fields.get("rev") or fields.get("expected_revision") or "")
     if not revision:
-        revision = web.hoard.read(path, caller=caller_of(request)).revision
+        revision = web.hoard.reading.read(path, caller=caller_of(request)).revision
     new_path = str(fields.get("to") or fields.get("new_path") or "").strip()
     links = fields.get("update_links", "on") == "on"  # the form sends "off", then "on" if ticked
     return {"path": path, "new_path": new_path, "revision": revision, "update_links": links}

@@ -27,10 +27,12 @@ def _claims(request: Request, path: str, revision: str) -> list[dict[str, Any]]:
     web = web_of(request)
     caller = caller_of(request)
     out: list[dict[str, Any]] = []
-    for c in web.hoard.honesty.claim_list(source_path=path, caller=caller).claims[:MAX_CLAIMS]:
+    for c in web.hoard.honesty.claims.list_claims(source_path=path, caller=caller).claims[
+        :MAX_CLAIMS
+    ]:
         status = "superseded"
         if c.live:
-            status = web.hoard.honesty.claim_get(
+            status = web.hoard.honesty.claims.get(
                 c.subject, c.property, c.scope, caller=caller
             ).status
         out.append({"claim": c, "status": status, "source_changed": c.source_revision != revision})
@@ -41,12 +43,14 @@ def history_of(request: Request, path: str, current: bytes | None) -> dict[str, 
     """Every preserved revision of ``path`` with a diff against the next one (the last
     against the file as it is now, or nothing when it is gone)."""
     web = web_of(request)
-    hist = web.hoard.writes.history(path, caller=caller_of(request))
+    hist = web.hoard.writes.retirement.history(path, caller=caller_of(request))
     assert isinstance(hist, HistoryResult)
     shown = hist.revisions[-MAX_REVISIONS:]
     texts: list[str] = []
     for r in shown:
-        rev = web.hoard.writes.history(revision_id=r.revision_id, caller=caller_of(request))
+        rev = web.hoard.writes.retirement.history(
+            revision_id=r.revision_id, caller=caller_of(request)
+        )
         assert isinstance(rev, RevisionContent)
         texts.append(rev.content if rev.encoding == "utf-8" else "(binary content)\n")
     now = current.decode("utf-8", "replace") if current is not None else None
@@ -86,7 +90,7 @@ class PageView:
         if path is None or not self.web.may_show(path) or self.web.hoard.access.is_protected(path):
             return None
         try:
-            read = self.web.hoard.read(path, caller=self.caller)
+            read = self.web.hoard.reading.read(path, caller=self.caller)
         except HoardError:
             return None
         return read.path, read.content
@@ -118,8 +122,8 @@ async def note_page(request: Request) -> Response:
     caller = caller_of(request)
     path = request.path_params["path"]
     web.check_shown(path)
-    read = web.hoard.read(path, caller=caller)
-    links = web.hoard.links(read.path, caller=caller)
+    read = web.hoard.reading.read(path, caller=caller)
+    links = web.hoard.reading.links(read.path, caller=caller)
     wikilinks = {o.target.lower(): o.resolved_path for o in links.outgoing}
     rendered = render_page(read.content, read.path, wikilinks, PageView(request))
     ctx: dict[str, Any] = {
@@ -128,7 +132,7 @@ async def note_page(request: Request) -> Response:
         "heading": rendered.title,
         "links": _link_lists(request, links),
         "claims": _claims(request, read.path, read.revision),
-        "synthesis": web.hoard.honesty.synthesis_status(read.path, caller=caller),
+        "synthesis": web.hoard.honesty.syntheses.status(read.path, caller=caller),
         "private": web.hoard.access.is_private(read.path),
         "private_lock": web.hoard.access.private_lock(read.path, caller=caller),
     }
@@ -156,12 +160,12 @@ async def wikilink(request: Request) -> Response:
 
 async def revision_page(request: Request) -> Response:
     web = web_of(request)
-    rev = web.hoard.writes.history(
+    rev = web.hoard.writes.retirement.history(
         revision_id=request.path_params["revision_id"], caller=caller_of(request)
     )
     assert isinstance(rev, RevisionContent)
     web.check_shown(rev.path)
-    exists = web.hoard.note_size(rev.path) is not None
+    exists = web.hoard.reading.note_size(rev.path) is not None
     return page(request, "revision.html", rev=rev, exists=exists)
 
 

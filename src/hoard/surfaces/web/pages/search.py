@@ -29,7 +29,7 @@ def _search(request: Request, limit: int, typing: bool = False) -> dict[str, Any
     if not q:
         return ctx
     try:
-        result: SearchResult = web.hoard.search(
+        result: SearchResult = web.hoard.searching.search(
             q,
             limit=limit,
             folder=folder,
@@ -54,7 +54,7 @@ def _search(request: Request, limit: int, typing: bool = False) -> dict[str, Any
 
 def _folders(request: Request) -> list[str]:
     web = web_of(request)
-    listing = web.hoard.list("", caller=caller_of(request))
+    listing = web.hoard.reading.list("", caller=caller_of(request))
     return [
         e.path for e in listing.entries if e.kind == "folder" and web.may_show(e.path + "/x.md")
     ]
