@@ -3,13 +3,14 @@ format, made from the template through the write path, a proposal in propose mod
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from datetime import date
 
 import pytest
 
-from hoard.core.config import ContractConfig
+from hoard.core.config import Config, ContractConfig
 from hoard.core.contract import check_contract
 from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.policy import Caller
@@ -86,3 +87,11 @@ def test_a_bad_date_or_a_missing_template_is_refused(obsidian, open_hoard, vault
     (vault / "tpl" / "Day.md").unlink()
     with pytest.raises(NotFound, match=r"daily template 'tpl/Day\.md'"):
         h.daily("2026-03-05", create=True, caller=h.owner)
+
+
+def test_a_template_the_caller_may_not_see_is_neither_named_nor_copied(obsidian, open_hoard):
+    h = open_hoard(config=dataclasses.replace(Config(), protected=("tpl/**",)))
+    r = h.daily("2026-03-05", create=True, caller=PROPOSER)
+    assert r.template is None
+    assert "Written" not in (r.diff or "") and "tpl/" not in (r.diff or "")
+    assert h.daily("2026-03-05", caller=h.owner).template == "tpl/Day.md"

@@ -64,6 +64,8 @@ class Daily:
         self.deps.access.check_visible(rel, caller=caller)
         day = when.date().isoformat()
         tpl = template_path(settings)
+        if tpl is not None and not self.deps.access.can_see(tpl, caller=caller):
+            tpl = None  # a template the caller may not see is neither named nor copied
         try:
             _, raw, _ = self.deps.vault.read_note(rel)
         except NotFound:
