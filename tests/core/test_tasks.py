@@ -33,3 +33,8 @@ def test_a_task_already_in_the_asked_state_is_left_as_it_is() -> None:
 def test_a_line_that_is_not_a_task_is_refused(line: int) -> None:
     with pytest.raises(InvalidArgument):
         toggle_task(TEXT, line, True)
+
+
+def test_lines_are_counted_at_newlines_only_as_the_page_counts_them() -> None:
+    text = "intro\u2028still intro\x0c\n- [ ] one\n- [ ] two\n"
+    assert toggle_task(text, 2, True) == "intro\u2028still intro\x0c\n- [ ] one\n- [x] two\n"
