@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hoard.surfaces.web.embeds import MAX_DEPTH, section
+from hoard.surfaces.web.embeds import MAX_DEPTH, MAX_EMBEDS, section
 from hoard.surfaces.web.markdown import render_page, slug
 
 
@@ -58,6 +58,15 @@ def test_embeds_inside_embeds_stop_at_the_depth_bound_and_at_cycles() -> None:
     loop = Notes({"a": "A text. ![[b]]", "b": "B text. ![[a]]"})
     html = render_page("![[a]]", "top.md", {}, loop).html
     assert html.count("A text.") == 1 and html.count("B text.") == 1
+
+
+def test_a_page_transcludes_at_most_max_embeds_notes_in_all() -> None:
+    fan = " ".join(f"![[b{i}]]" for i in range(30))
+    notes = {f"b{i}": f"B{i} text. " + " ".join(["![[leaf]]"] * 30) for i in range(30)}
+    notes["leaf"] = "Leaf text."
+    html = render_page(fan, "top.md", {}, Notes(notes)).html
+    shown = html.count(" text.")
+    assert shown == MAX_EMBEDS
 
 
 def test_a_hidden_note_is_never_transcluded_and_remote_images_never_load() -> None:

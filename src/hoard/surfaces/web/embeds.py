@@ -3,9 +3,11 @@ bring in the other note's text (or that section: up to the next heading of the s
 higher level) in a labeled block with a link to it; ``![[diagram.png]]`` and a Markdown
 image with a path relative to the note show the vault's image through ``/file/``.
 
-Depth is bounded (:data:`MAX_DEPTH`), a note already being shown on the way in (a cycle) is
-a plain link, and a note the page may not show (protected, private, not found) is a link
-marked "not shown". The caller sanitises the whole page once."""
+Depth is bounded (:data:`MAX_DEPTH`), so is the number of notes one page transcludes
+(:data:`MAX_EMBEDS`: a note of 200 embeds of notes of 200 embeds stays one page), a note
+already being shown on the way in (a cycle) is a plain link, and a note the page may not
+show (protected, private, not found) is a link marked "not shown". The caller sanitises
+the whole page once."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from hoard.core.frontmatter import split_frontmatter
 
 MAX_DEPTH = 3
 """How deep embeds inside embeds are transcluded; deeper ones are links."""
+MAX_EMBEDS = 50
+"""How many notes one page transcludes in all; the embeds past them are links."""
 IMAGE_TYPES = {
     "png": "image/png",
     "jpg": "image/jpeg",
@@ -112,8 +116,10 @@ def embed_html(
         alt = meta["alias"] or target
         return _img(found, alt) if found else _missing(alt)
     stack: tuple[str, ...] = env.get("stack", ())
-    if len(stack) > MAX_DEPTH:
+    shown: list[int] = env.setdefault("embeds_shown", [0])  # one count for the whole page
+    if len(stack) > MAX_DEPTH or shown[0] >= MAX_EMBEDS:
         return link
+    shown[0] += 1
     got = view.note(target, source)
     if got is None:
         return link + ' <span class="embed-refused">(not shown)</span>'
