@@ -63,7 +63,11 @@ class OutsideSaves:
 
     def _check(self, rel: str, event: Event) -> None:
         was = believed(event)
-        raw = self._read(rel)
+        try:
+            raw = self._read(rel)
+        except HoardError as exc:  # too large, a hard link: there, but not a note hoard writes
+            log.info("not recording the outside save of %s: %s", rel, exc.message)
+            return
         now = None if raw is None else revision_of(raw)
         if now == was:
             return
@@ -75,12 +79,10 @@ class OutsideSaves:
             log.warning("an outside save replaced %s's write of %s", clobbered.caller, rel)
 
     def _read(self, rel: str) -> bytes | None:
+        """The note's bytes, ``None`` when it is gone (any other refusal is raised)."""
         try:
             return self.vault.read_full(rel, self.config.limits.note_max_bytes * 2)[1]
         except NotFound:
-            return None
-        except HoardError as exc:  # too large, a hard link: not a note hoard writes
-            log.info("not recording the outside save of %s: %s", rel, exc.message)
             return None
 
     def _clobbered(self, rel: str, was: str, saved: bytes) -> Event | None:
