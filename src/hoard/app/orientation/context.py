@@ -20,6 +20,7 @@ from hoard.app.writes.write_path import WritePath
 from hoard.core.agent_results import ContextPart, ContextPartKind, ContextResult
 from hoard.core.errors import HoardError, InvalidArgument
 from hoard.core.frontmatter import split_frontmatter
+from hoard.core.models import LinksResult
 from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
 
@@ -75,9 +76,10 @@ class NoteContext:
         note = self.reading.read(rel, 0, budget_bytes // 2, caller=caller)
         text = note.content + ("\n[... cut to the budget]" if note.truncated else "")
         parts: list[Part] = [("note", f"{note.path} (revision {note.revision[:12]})", text, [rel])]
+        links = self.reading.links(note.path, 0, NEIGHBOURS * 2, caller=caller)
         builders: list[Callable[[str, Caller], Part | None]] = [
-            self._links_out,
-            self._backlinks,
+            lambda _rel, c: self._links_out(links, c),
+            lambda rel, c: self._backlinks(links, c),
             self._folder_index,
             self._similar,
             self._claims,
@@ -104,8 +106,7 @@ class NoteContext:
             lines.append(f"- ... and {more} more")
         return "\n".join(lines)
 
-    def _links_out(self, rel: str, caller: Caller) -> Part | None:
-        links = self.reading.links(rel, 0, NEIGHBOURS * 2, caller=caller)
+    def _links_out(self, links: LinksResult, caller: Caller) -> Part | None:
         targets = list(dict.fromkeys(o.resolved_path for o in links.outgoing if o.resolved_path))
         broken = [o.target for o in links.outgoing if o.broken]
         if not targets and not broken:
@@ -115,8 +116,8 @@ class NoteContext:
             text += ("\n" if text else "") + "broken: " + ", ".join(dict.fromkeys(broken))
         return ("links_out", "links from this note", text, targets)
 
-    def _backlinks(self, rel: str, caller: Caller) -> Part | None:
-        back = self.reading.links(rel, 0, NEIGHBOURS * 2, caller=caller).backlinks
+    def _backlinks(self, links: LinksResult, caller: Caller) -> Part | None:
+        back = links.backlinks
         if not back:
             return None
         return ("backlinks", "notes linking here", self._listing(back, caller), back)
