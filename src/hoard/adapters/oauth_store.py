@@ -203,29 +203,22 @@ class OAuthStore:
 
     def token(self, token: str, kind: str) -> IssuedToken | None:
         """A live (unrevoked, unexpired) token of ``kind``."""
-        with self._db() as db:
-            row = db.execute(
-                f"SELECT {TOKEN_COLUMNS} FROM tokens "
-                "WHERE digest = ? AND kind = ? AND revoked = 0 AND expires_at >= ?",
-                (digest(token), kind, time.time()),
-            ).fetchone()
-        return None if row is None else _issued(row)
+        return self._one("kind = ? AND revoked = 0 AND expires_at >= ?", token, kind, time.time())
 
     def rotated(self, token: str) -> IssuedToken | None:
         """A refresh token that was retired by rotation (presented again, it is a replay)."""
-        with self._db() as db:
-            row = db.execute(
-                f"SELECT {TOKEN_COLUMNS} FROM tokens "
-                "WHERE digest = ? AND kind = 'refresh' AND rotated = 1",
-                (digest(token),),
-            ).fetchone()
-        return None if row is None else _issued(row)
+        return self._one("kind = 'refresh' AND rotated = 1", token)
 
     def issued(self, token: str) -> IssuedToken | None:
         """Any token this store issued, live or not (who it belongs to)."""
+        return self._one("1", token)
+
+    def _one(self, where: str, token: str, *args: object) -> IssuedToken | None:
+        """The token with this secret's digest, if it also meets ``where``."""
         with self._db() as db:
             row = db.execute(
-                f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE digest = ?", (digest(token),)
+                f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE digest = ? AND {where}",
+                (digest(token), *args),
             ).fetchone()
         return None if row is None else _issued(row)
 

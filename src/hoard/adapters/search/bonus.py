@@ -1,11 +1,11 @@
 """Score bonuses a natural-mode search adds to the BM25 of its own terms.
 
 Both run one more FTS5 query and add its BM25, scaled to the best score so far, with a
-configured weight:
+weight from :class:`~hoard.core.ranking.RankingSettings`:
 
 - proximity (``RankingSettings.phrase_weight``): words that sit next to each other in the query,
   searched as phrases, after the sequential dependence model;
-- pseudo-relevance feedback (``search.feedback_*``): for long, question-like queries, the
+- pseudo-relevance feedback (``RankingSettings.feedback_*``): for long, question-like queries, the
   words that stand out in the first hits.
 """
 

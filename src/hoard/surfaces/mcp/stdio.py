@@ -38,17 +38,16 @@ def _small_int(text: str) -> int:
 
 def _message_of(exc: Exception) -> object:
     """What the SDK failed to validate, as far as it can be read: pydantic keeps the raw
-    line as the input of a ``json_invalid`` error, and the parsed object as the input of
-    an error about the message's shape."""
+    line as the input of a ``json_invalid`` error (a line nested too deep never gets here),
+    and the parsed object as the input of an error about the message's shape."""
     if not isinstance(exc, ValidationError):
         return None
-    for err in exc.errors():
-        given = err.get("input")
-        if err.get("type") == "json_invalid" and isinstance(given, str):
-            try:
-                return json.loads(given, parse_int=_small_int)
-            except (ValueError, RecursionError):
-                return None
+    raw = _raw_line(exc)
+    if raw is not None:
+        try:
+            return json.loads(raw, parse_int=_small_int)
+        except ValueError:
+            return None
     for err in exc.errors():
         given = err.get("input")
         if isinstance(given, dict) and ("id" in given or "method" in given):

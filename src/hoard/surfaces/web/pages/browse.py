@@ -13,8 +13,9 @@ from hoard.surfaces.web.context import caller_of, page, web_of
 
 
 def _shown_in_browse(path: str) -> bool:
-    """Not the vault's own configuration, and no dot-file or dot-folder."""
-    return path != CONFIG_NAME and not path.rpartition("/")[2].startswith(".")
+    """Not the vault's own configuration (dot-files never reach here: the listing leaves
+    them out)."""
+    return path != CONFIG_NAME
 
 
 async def browse_page(request: Request) -> Response:
