@@ -33,10 +33,12 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from hoard.adapters.store.components import migrate_all
+from hoard.adapters.store.pg import PostgresServer
 from hoard.app.hoard import Hoard
 from hoard.core.config import Config
 from hoard.core.policy import OWNER, Caller
-from tests import helpers
+from tests import helpers, pgcluster
 
 settings.register_profile("hoard", deadline=None)
 settings.load_profile("hoard")
@@ -203,3 +205,45 @@ def hoard_bin() -> Path:
     path = Path(sys.executable).parent / "hoard"
     assert path.exists(), f"the console script is not installed at {path}"
     return path
+
+
+# -- PostgreSQL (the shared store of replicas) ---------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[pgcluster.Cluster]:
+    """A throwaway PostgreSQL cluster for the session (see :mod:`tests.pgcluster`)."""
+    bindir = pgcluster.server_bindir()
+    if bindir is None:
+        pytest.skip("Debian's postgresql is not installed (apt-get install postgresql)")
+    cluster = pgcluster.Cluster(bindir)
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: pgcluster.Cluster) -> str:
+    """The URL of a new empty database of the session's cluster."""
+    return pg_cluster.new_database()
+
+
+@pytest.fixture
+def pg_store(pg_url: str) -> str:
+    """The URL of a new database of the session's cluster with every component's schema in
+    place (what ``hoard store init`` makes)."""
+    server = PostgresServer(pg_url, "setup")
+    try:
+        migrate_all(server)
+    finally:
+        server.close()
+    return pg_url
+
+
+@pytest.fixture(autouse=True)
+def store_under_test(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HOARD_TEST_STORE=postgres`` runs every test with its shared state in PostgreSQL
+    (``HOARD_STORE_URL`` set to a new database of its own): the whole suite as the store's
+    contract test. The default, files of the state folder, sets nothing."""
+    if os.environ.get("HOARD_TEST_STORE", "sqlite") != "postgres":
+        return
+    monkeypatch.setenv("HOARD_STORE_URL", request.getfixturevalue("pg_store"))

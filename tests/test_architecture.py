@@ -49,6 +49,10 @@ LAZY_IMPORTS = {
     ("hoard.adapters.index.parallel", "multiprocessing"): "only for a parallel rebuild",
     ("hoard.adapters.index.parallel", "concurrent.futures"): "only for a parallel rebuild",
     ("hoard.adapters.semantic.runtime", "importlib.metadata"): "only with [semantic] on",
+    (
+        "hoard.adapters.store.shared",
+        "hoard.adapters.store.pg",
+    ): "psycopg (0.2 s): a store URL",
 }
 """(module, imported) pairs allowed inside a function, each with its reason. A module that
 calls ``importlib.import_module`` imports, inside a function, each hoard module it names in a

@@ -18,12 +18,14 @@ from hoard.adapters.fs.places import default_state_dir, make_private_dir
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.fs.watcher import Watcher
 from hoard.adapters.index.store import Index, ProgressFn
+from hoard.adapters.ledger.store import MIGRATIONS as LEDGER_MIGRATIONS
 from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.adapters.semantic.service import Semantic
 from hoard.adapters.sessions import SessionStore
+from hoard.adapters.store.shared import SharedStore, default_replica_name, store_url
 from hoard.app.access import Access
 from hoard.app.admin import Admin
 from hoard.app.callers import CallerFile
@@ -84,11 +86,18 @@ class Hoard:
         progress: ProgressFn | None = None,
         code_workers: int = 2,
         sync_permit: SyncPermit | None = None,
+        replica: str | None = None,
     ) -> None:
         self.config = config if config is not None else load_config(vault)
         self.vault = Vault(vault, self.config)
         self.state_dir = checked_state_dir(self.vault, state_dir)
-        self.ledger = Ledger(self.state_dir / "ledger.db")
+        self.shared = SharedStore(
+            self.state_dir,
+            store_url(self.config),
+            replica or default_replica_name(),
+            self.config.store.pool_size,
+        )
+        self.ledger = Ledger(self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"))
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
         self.index.on_changed = OutsideSaves(self.ledger, self.vault, self.config).notice
         self.searcher = Fts5Searcher(self.index, self.config)
@@ -218,6 +227,7 @@ class Hoard:
             self.semantic.close()
         self.index.close()
         self.ledger.close()
+        self.shared.close()
 
     def __enter__(self) -> Hoard:
         return self

@@ -134,6 +134,12 @@ class SemanticConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class StoreConfig:
+    url: str = ""
+    pool_size: int = 16
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     private: tuple[str, ...] = ("personal-notes/**",)
     protected: tuple[str, ...] = ()
@@ -148,3 +154,4 @@ class Config:
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
     mcp: McpConfig = field(default_factory=McpConfig)
     daily: DailyConfig = field(default_factory=DailyConfig)
+    store: StoreConfig = field(default_factory=StoreConfig)

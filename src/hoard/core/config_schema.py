@@ -23,6 +23,7 @@ from hoard.core.config import (
     RerankConfig,
     SearchConfig,
     SemanticConfig,
+    StoreConfig,
     WritesConfig,
 )
 from hoard.core.errors import ConfigError
@@ -262,6 +263,21 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "format": (_str, "Their file name as a Moment.js date format (default `YYYY-MM-DD`)."),
         "template": (_str, "The note a new daily note is made from (vault-relative)."),
     },
+    "store": {
+        "url": (
+            _str,
+            "Where shared state lives: empty, files of the state folder (one process); a "
+            "`postgresql://` URL, one PostgreSQL database that every replica of the vault "
+            "shares (ledger, proposals, grants, callers, web sessions, OAuth, locks). "
+            "`HOARD_STORE_URL` wins over it; keep the password out of the vault (`~/.pgpass` "
+            "or the variable). See docs/deployment.md.",
+        ),
+        "pool_size": (
+            _int(2, 200),
+            "Connections each replica keeps to the store at most (a write holds one for its "
+            "note's lock and one for its ledger rows).",
+        ),
+    },
     "mcp": {
         "chatgpt_tools": (
             _bool,
@@ -283,6 +299,7 @@ SECTIONS: dict[str, type[Any]] = {
     "semantic": SemanticConfig,
     "mcp": McpConfig,
     "daily": DailyConfig,
+    "store": StoreConfig,
 }
 
 
@@ -322,4 +339,6 @@ def parse_config(data: Mapping[str, Any]) -> Config:
         raise ConfigError("contract.tags_min", "is larger than contract.tags_max")
     if cfg.rerank.enabled and not cfg.rerank.url.startswith(("http://", "https://")):
         raise ConfigError("rerank.url", "must be an http:// or https:// URL when rerank is enabled")
+    if cfg.store.url and not cfg.store.url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("store.url", "must be a postgresql:// URL (or empty: the state folder)")
     return cfg

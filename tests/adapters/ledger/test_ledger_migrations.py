@@ -29,7 +29,7 @@ def test_an_older_ledger_is_migrated_forward_keeping_its_rows(tmp_path: Path) ->
     conn.commit()
     conn.close()
 
-    ledger = Ledger(path)
+    ledger = Ledger.open_file(path)
     try:
         assert ledger.schema_version == len(MIGRATIONS)
         with ledger.read() as c:
@@ -49,13 +49,13 @@ def test_a_ledger_from_a_newer_hoard_is_refused_untouched(tmp_path: Path) -> Non
     before = path.read_bytes()
 
     with pytest.raises(IoError):
-        Ledger(path)
+        Ledger.open_file(path)
 
     assert path.read_bytes() == before
 
 
 def test_a_relaxed_transaction_commits_and_puts_full_sync_back(tmp_path: Path) -> None:
-    ledger = Ledger(tmp_path / "ledger.db")
+    ledger = Ledger.open_file(tmp_path / "ledger.db")
     try:
         with ledger.transaction(durable=False) as conn:
             assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL

@@ -25,7 +25,7 @@ def _insert_grant(conn: sqlite3.Connection, grant_id: str) -> None:
 
 @pytest.fixture
 def ledger(tmp_path: Path):
-    led = Ledger(tmp_path / "ledger.db")
+    led = Ledger.open_file(tmp_path / "ledger.db")
     yield led
     led.close()
 
@@ -75,7 +75,7 @@ def test_a_rolled_back_transaction_leaves_reads_on_their_own_connection(ledger: 
         _insert_grant(conn, "gone")
         raise RuntimeError("refused")
     with ledger.read() as rconn:
-        assert rconn is not ledger._conn
+        assert rconn is not ledger.db._conn  # type: ignore[attr-defined]
         assert rconn.execute(GRANTS).fetchall() == []
 
 
@@ -85,7 +85,7 @@ def test_reads_cannot_write(ledger: Ledger) -> None:
 
 
 def test_closing_the_ledger_closes_the_readers_of_every_thread(tmp_path: Path) -> None:
-    led = Ledger(tmp_path / "ledger.db")
+    led = Ledger.open_file(tmp_path / "ledger.db")
     conns: list[sqlite3.Connection] = []
     stop = threading.Event()
 

@@ -101,7 +101,7 @@ def change_stamp(ledger: Ledger) -> str:
     of an outside save over a write), access request or grant is recorded (a few index
     lookups)."""
     sql = (
-        "SELECT (SELECT ifnull(max(event_id), 0) FROM events), "
+        "SELECT (SELECT coalesce(max(event_id), 0) FROM events), "
         "(SELECT count(*) FROM proposals), (SELECT count(*) FROM proposal_decisions), "
         "(SELECT count(*) FROM access_requests), "
         "(SELECT count(*) FROM access_requests WHERE decision IS NOT NULL), "

@@ -46,7 +46,7 @@ def note_changes(
 
 def last_event_id(ledger: Ledger) -> int:
     with ledger.read() as conn:
-        row = conn.execute("SELECT ifnull(max(event_id), 0) FROM events").fetchone()
+        row = conn.execute("SELECT coalesce(max(event_id), 0) FROM events").fetchone()
     return int(row[0])
 
 

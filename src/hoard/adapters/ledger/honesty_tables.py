@@ -5,12 +5,12 @@ plain tuples and records, the rules about them left to the use-cases."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.ledger.store import Ledger
+from hoard.adapters.store.sql import SqlConn
 
 ClaimRow = tuple[object, ...]
 """One claim joined with the claim that supersedes it: ``claim_id, subject, property, scope,
@@ -88,7 +88,7 @@ class ClaimsTable:
     def matching(self, subject: str | None, source_path: str | None) -> list[ClaimRow]:
         """Every claim on ``subject`` and from ``source_path`` (each when given), oldest
         first."""
-        where, params = ["1"], list[object]()
+        where, params = ["TRUE"], list[object]()
         if subject is not None:
             where.append("c.subject = ?")
             params.append(subject)
@@ -105,7 +105,7 @@ class ClaimsTable:
         return [tuple(r) for r in rows]
 
 
-def _by_id(conn: sqlite3.Connection, claim_id: str) -> ClaimRow | None:
+def _by_id(conn: SqlConn, claim_id: str) -> ClaimRow | None:
     row = conn.execute(f"SELECT {_COLUMNS} {_FROM} WHERE c.claim_id = ?", (claim_id,)).fetchone()
     return None if row is None else tuple(row)
 
@@ -191,7 +191,7 @@ class SynthesisTable:
             return [_load(conn, path, r) for r in rows]
 
 
-def _load(conn: sqlite3.Connection, path: str, row: tuple[Any, ...]) -> Registration:
+def _load(conn: SqlConn, path: str, row: tuple[Any, ...]) -> Registration:
     rows = conn.execute(
         "SELECT path, revision FROM synthesis_sources WHERE registration_id = ? ORDER BY position",
         (row[0],),

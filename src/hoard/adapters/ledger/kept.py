@@ -11,13 +11,13 @@ Append-only, like the rest of the ledger.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from dataclasses import dataclass
 
 from hoard.adapters.ledger.changes import CHANGE_DECISIONS
 from hoard.adapters.ledger.records import EVENT_COLUMNS, Event
 from hoard.adapters.ledger.store import Ledger
+from hoard.adapters.store.sql import SqlConn
 from hoard.core.note import revision_of
 
 OUTSIDE = "outside"
@@ -56,9 +56,11 @@ class Clobber:
     at: float
 
 
-def keep(conn: sqlite3.Connection, raw: bytes, sha256: str) -> None:
+def keep(conn: SqlConn, raw: bytes, sha256: str) -> None:
     """Keep ``raw`` under its revision (a no-op when the ledger has it already)."""
-    conn.execute("INSERT OR IGNORE INTO kept_bytes(sha256, content) VALUES(?,?)", (sha256, raw))
+    conn.execute(
+        "INSERT INTO kept_bytes(sha256, content) VALUES(?,?) ON CONFLICT DO NOTHING", (sha256, raw)
+    )
 
 
 def record_written(
@@ -80,10 +82,10 @@ def record_written(
         keep(conn, raw, after)
         cur = conn.execute(
             "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
-            "intent_id) VALUES(?,?,?,?,?,?,'written',?,?)",
+            "intent_id) VALUES(?,?,?,?,?,?,'written',?,?) RETURNING event_id",
             (time.time(), tool, caller, path, before, after, reason, intent_id),
         )
-        return int(cur.lastrowid or 0)
+        return int(cur.fetchone()[0])
 
 
 def keep_bytes(ledger: Ledger, raw: bytes) -> str:
@@ -171,10 +173,10 @@ def record_outside(
             keep(conn, raw, after)
         cur = conn.execute(
             "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
-            "VALUES(?,?,?,?,?,?,?,?)",
+            "VALUES(?,?,?,?,?,?,?,?) RETURNING event_id",
             (now, OUTSIDE, OUTSIDE, path, before, after, EDITED_OUTSIDE, _reason(clobbered)),
         )
-        event_id = int(cur.lastrowid or 0)
+        event_id = int(cur.fetchone()[0])
         if clobbered is not None and clobbered.after is not None and after is not None:
             conn.execute(
                 "INSERT INTO clobbers(event_id, path, written, written_by, written_at, outside, "
@@ -220,8 +222,8 @@ def decide_clobber(ledger: Ledger, event_id: int, decision: str, caller: str) ->
     """Record the one decision a clobber gets; ``False`` if it already had one."""
     with ledger.transaction() as conn:
         cur = conn.execute(
-            "INSERT OR IGNORE INTO clobber_decisions(event_id, decision, caller, at) "
-            "VALUES(?,?,?,?)",
+            "INSERT INTO clobber_decisions(event_id, decision, caller, at) "
+            "VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
             (event_id, decision, caller, time.time()),
         )
         return cur.rowcount == 1

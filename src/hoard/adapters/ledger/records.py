@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.ledger.store import Ledger, new_id
+from hoard.adapters.store.sql import SqlConn
 from hoard.core.errors import IoError, NotFound
 from hoard.core.note import revision_of
 
@@ -76,7 +76,7 @@ class Transaction:
     detail: str | None
 
 
-def _insert_revision(conn: sqlite3.Connection, rev: Revision, raw: bytes) -> None:
+def _insert_revision(conn: SqlConn, rev: Revision, raw: bytes) -> None:
     conn.execute(
         "INSERT INTO revisions(revision_id, path, sha256, size, content, reason, caller, at) "
         "VALUES(?,?,?,?,?,?,?,?)",
@@ -147,10 +147,10 @@ class Records:
         with self.ledger.transaction(durable=intent_id is None) as conn:
             cur = conn.execute(
                 "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
-                "intent_id) VALUES(?,?,?,?,?,?,?,?,?)",
+                "intent_id) VALUES(?,?,?,?,?,?,?,?,?) RETURNING event_id",
                 (time.time(), tool, caller, path, before, after, decision, reason, intent_id),
             )
-            return int(cur.lastrowid or 0)
+            return int(cur.fetchone()[0])
 
     def begin_change(
         self,
@@ -175,10 +175,10 @@ class Records:
                 _insert_revision(conn, rev, before)
             cur = conn.execute(
                 "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
-                "VALUES(?,?,?,?,?,?,'intent',?)",
+                "VALUES(?,?,?,?,?,?,'intent',?) RETURNING event_id",
                 (now, tool, caller, path, None if rev is None else rev.sha256, after, reason),
             )
-            intent_id = int(cur.lastrowid or 0)
+            intent_id = int(cur.fetchone()[0])
         return intent_id, rev
 
     def open_intents(self) -> list[Event]:
@@ -297,8 +297,8 @@ class Records:
         """Record the one decision a proposal gets; ``False`` if it already had one."""
         with self.ledger.transaction() as conn:
             cur = conn.execute(
-                "INSERT OR IGNORE INTO proposal_decisions(proposal_id, decision, caller, at) "
-                "VALUES(?,?,?,?)",
+                "INSERT INTO proposal_decisions(proposal_id, decision, caller, at) "
+                "VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
                 (proposal_id, decision, caller, time.time()),
             )
             return cur.rowcount == 1

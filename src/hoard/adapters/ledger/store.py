@@ -1,24 +1,24 @@
-"""The ledger, ``ledger.db``: durable, never rebuilt, append-only where history matters.
+"""The ledger: durable, never rebuilt, append-only where history matters.
 
-Schema changes are numbered migrations applied in order inside one transaction each
-(``PRAGMA user_version`` records how far a file has come); a ledger from a newer hoard is
-refused rather than guessed at. This module holds the connection discipline and the
-grant/access-request records; later layers add their tables as new migrations.
+It lives in ``ledger.db`` of the state folder, or in the shared PostgreSQL store of a
+vault's replicas (:mod:`hoard.adapters.store`). Schema changes are numbered migrations
+applied in order; a ledger from a newer hoard is refused rather than guessed at. This
+module holds the schema and the grant/access-request records; the other ledger modules add
+their records over the same connections.
 """
 
 from __future__ import annotations
 
 import contextlib
 import secrets
-import sqlite3
-import threading
 import time
-import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hoard.core.errors import InvalidArgument, IoError, NotFound
+from hoard.adapters.store.sql import Database, SqlConn
+from hoard.adapters.store.sqlite_db import SqliteDatabase
+from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.policy import Grant
 
 MIGRATIONS: tuple[str, ...] = (
@@ -194,116 +194,38 @@ def new_id(n: int = 8) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(n))
 
 
-class _Reader:
-    """A thread's read connection; it closes with the thread (sqlite3 connections take no
-    weak references, their holder does)."""
-
-    __slots__ = ("__weakref__", "conn")
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-
 class Ledger:
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    """The ledger's records over one :class:`~hoard.adapters.store.sql.Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
         # When proposals are made and when they expire are read from this clock.
         self.clock: Callable[[], float] = time.time
-        self._lock = threading.RLock()
-        self._local = threading.local()
-        # Weak, so a worker thread's reader closes when the thread ends (thread pools churn).
-        self._readers: weakref.WeakSet[_Reader] = weakref.WeakSet()
-        self._readers_lock = threading.Lock()
-        self._conn = sqlite3.connect(
-            path, timeout=10.0, check_same_thread=False, isolation_level=None
-        )
-        version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
-        if version > len(MIGRATIONS):
-            self._conn.close()
-            raise IoError(
-                f"{path} was written by a newer hoard (schema {version}; this one knows "
-                f"{len(MIGRATIONS)}); refusing to touch it"
-            )
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
         self._grants_cache: tuple[float, list[Grant]] | None = None
 
-    def _migrate(self) -> None:
-        with self._lock:
-            version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
-            if version > len(MIGRATIONS):
-                raise IoError(
-                    f"{self.path} was written by a newer hoard (schema {version}; this one "
-                    f"knows {len(MIGRATIONS)}); refusing to touch it"
-                )
-            for number in range(version, len(MIGRATIONS)):
-                self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    for stmt in _statements(MIGRATIONS[number]):
-                        self._conn.execute(stmt)
-                    self._conn.execute(f"PRAGMA user_version = {number + 1}")
-                    self._conn.execute("COMMIT")
-                except BaseException:
-                    self._conn.execute("ROLLBACK")
-                    raise
+    @classmethod
+    def open_file(cls, path: Path) -> Ledger:
+        """The ledger of one process: ``ledger.db`` in its state folder."""
+        return cls(SqliteDatabase(path, MIGRATIONS))
 
     @property
     def schema_version(self) -> int:
-        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        return self.db.schema_version
 
-    @contextlib.contextmanager
-    def transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+    def transaction(self, durable: bool = True) -> contextlib.AbstractContextManager[SqlConn]:
         """One write transaction. ``durable=False`` commits without waiting for the disk
-        (``synchronous=NORMAL``: safe against a crash of this process, not of the machine);
-        only for rows that can be rebuilt after a power loss, such as the outcome of a change
-        whose durable intent row is reconciled from the file at the next start."""
-        with self._lock:
-            if not durable:
-                self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.writing = getattr(self._local, "writing", 0) + 1
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._conn
-                    self._conn.execute("COMMIT")
-                except BaseException:
-                    self._conn.execute("ROLLBACK")
-                    raise
-            finally:
-                self._local.writing -= 1
-                if not durable:
-                    self._conn.execute("PRAGMA synchronous=FULL")
+        (safe against a crash of this process, not of the machine); only for rows that can
+        be rebuilt after a power loss, such as the outcome of a change whose durable intent
+        row is reconciled from the file at the next start."""
+        return self.db.transaction(durable)
 
-    @contextlib.contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """A connection to read with. Each thread has its own (WAL lets readers run beside
-        a writer), so a read never waits for another thread's commit and its fsync; inside
-        this thread's own transaction it is the writer's, which sees the uncommitted rows."""
-        if getattr(self._local, "writing", 0):
-            yield self._conn
-            return
-        reader: _Reader | None = getattr(self._local, "reader", None)
-        if reader is None:
-            conn = sqlite3.connect(
-                self.path, timeout=10.0, check_same_thread=False, isolation_level=None
-            )
-            conn.execute("PRAGMA query_only=ON")
-            reader = _Reader(conn)
-            with self._readers_lock:
-                self._readers.add(reader)
-            self._local.reader = reader
-        yield reader.conn
+    def read(self) -> contextlib.AbstractContextManager[SqlConn]:
+        """A connection to read with; inside this thread's own transaction it is the
+        writer's, which sees the uncommitted rows."""
+        return self.db.read()
 
     def close(self) -> None:
-        with self._readers_lock:
-            readers = list(self._readers)
-            self._readers.clear()
-        for reader in readers:
-            reader.conn.close()
-        with self._lock:
-            self._conn.close()
+        self.db.close()
 
     # -- grants ------------------------------------------------------------------------------
 
@@ -378,22 +300,19 @@ class Ledger:
         return [AccessRequest(*r) for r in rows]
 
     def approve_request(self, request_id: str, minutes: float) -> Grant:
-        with self._lock:
-            row = self._conn.execute(
+        """Approve a pending request: its grant and its decision in one transaction, so of
+        two approvals racing (in one process or on two replicas) exactly one grants."""
+        with self.transaction() as conn:
+            row = conn.execute(
                 "SELECT caller, glob, decision FROM access_requests WHERE request_id = ?",
                 (request_id,),
             ).fetchone()
             if row is None or row[2] is not None:
                 raise NotFound(f"no pending access request {request_id!r}", request_id=request_id)
             grant = self.add_grant(row[0], row[1], minutes, request_id=request_id)
-            with self.transaction() as conn:
-                conn.execute(
-                    "UPDATE access_requests SET decided_at = ?, decision = 'approved' "
-                    "WHERE request_id = ?",
-                    (time.time(), request_id),
-                )
+            conn.execute(
+                "UPDATE access_requests SET decided_at = ?, decision = 'approved' "
+                "WHERE request_id = ?",
+                (time.time(), request_id),
+            )
         return grant
-
-
-def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,233 @@
+"""Shared state in PostgreSQL (``[store] url``): every replica of a vault reads and writes the
+same rows through a small pool of connections (psycopg 3, synchronous, no ORM).
+
+Each store (the ledger, callers, web sessions, OAuth) is a *component* with its own numbered
+migrations, recorded in ``hoard_schema``. A replica never changes the schema on its own:
+``hoard store init`` does, under an advisory lock, so two replicas of different versions
+never race to upgrade. Write transactions of one component are serialised across every
+replica by a transaction-scoped advisory lock, exactly as SQLite's ``BEGIN IMMEDIATE``
+serialises them in one file, so every check-then-insert reads the same on both engines.
+
+When the database cannot be reached, every call raises ``unavailable`` and nothing is
+changed; a connection the server dropped (a restart) is noticed when it is next taken from
+the pool and replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import threading
+from collections.abc import Iterable, Iterator
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from hoard.adapters.store.dialect import postgres_ddl, postgres_query
+from hoard.adapters.store.sql import Engine, SqlConn, SqlCursor, statements
+from hoard.core.errors import ConfigError, IoError, Unavailable
+
+SCHEMA_TABLE = """
+CREATE TABLE IF NOT EXISTS hoard_schema(
+  component TEXT PRIMARY KEY,
+  version BIGINT NOT NULL,
+  at TIMESTAMPTZ NOT NULL DEFAULT now()
+)
+"""
+
+
+def lock_key(name: str) -> int:
+    """A 64-bit advisory lock key for a name (a component, a job, a note's path)."""
+    digest = hashlib.sha256(b"hoard:" + name.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def redacted(url: str) -> str:
+    """A URL fit for messages and logs: no password."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(an unparsable URL)"
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    user = f"{parts.username}:***@" if parts.username else ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+
+
+class _PgConn:
+    """A psycopg connection that takes SQLite-style statements."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, parameters: Any = (), /) -> SqlCursor:
+        if parameters:
+            return self.raw.execute(postgres_query(sql), parameters)
+        return self.raw.execute(sql.encode("utf-8"))
+
+    def executemany(self, sql: str, seq_of_parameters: Iterable[Any], /) -> object:
+        with self.raw.cursor() as cur:
+            cur.executemany(postgres_query(sql), seq_of_parameters)
+        return None
+
+
+@contextlib.contextmanager
+def _unavailable_on_failure(where: str) -> Iterator[None]:
+    try:
+        yield
+    except psycopg.OperationalError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise Unavailable(
+            f"the shared store at {where} is unreachable ({first}); nothing was changed"
+        ) from exc
+
+
+class PostgresServer:
+    """One PostgreSQL database and this process's pool of connections to it."""
+
+    def __init__(self, url: str, replica: str, *, max_size: int = 16, wait_s: float = 5.0):
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(
+                "store.url", f"{redacted(url)!r} must start with postgresql:// (or postgres://)"
+            )
+        self.url = url
+        self.where = redacted(url)
+        self.replica = replica
+        self.pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            timeout=wait_s,
+            open=False,
+            check=ConnectionPool.check_connection,
+            kwargs={
+                "autocommit": True,
+                "application_name": f"hoard {replica}"[:63],
+                "connect_timeout": max(1, int(wait_s)),
+            },
+            name=f"hoard-{replica}",
+        )
+        with _unavailable_on_failure(self.where):
+            self.pool.open(wait=True, timeout=wait_s)
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection (autocommit), or ``unavailable``."""
+        with _unavailable_on_failure(self.where), self.pool.connection() as conn:
+            yield conn
+
+    def database(self, component: str, migrations: tuple[str, ...]) -> PostgresDatabase:
+        return PostgresDatabase(self, component, migrations)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class PostgresDatabase:
+    """One component's tables in the shared database (see the module's docstring)."""
+
+    engine: Engine = "postgres"
+
+    def __init__(self, server: PostgresServer, component: str, migrations: tuple[str, ...]):
+        self.server = server
+        self.component = component
+        self.migrations = migrations
+        self._writer_key = lock_key(f"writer:{component}")
+        self._local = threading.local()
+        self._check_schema()
+
+    @property
+    def where(self) -> str:
+        return self.server.where
+
+    def _check_schema(self) -> None:
+        version, known = self.schema_version, len(self.migrations)
+        if version > known:
+            raise IoError(
+                f"the store at {self.where} was set up by a newer hoard ({self.component} "
+                f"schema {version}; this one knows {known}); refusing to touch it"
+            )
+        if version < known:
+            raise Unavailable(
+                f"the store at {self.where} has {self.component} schema {version}; this "
+                f"hoard needs {known}: run `hoard store init` first"
+            )
+
+    @property
+    def schema_version(self) -> int:
+        return schema_version(self.server, self.component)
+
+    def migrate(self) -> int:
+        """Apply this component's pending migrations; the number applied."""
+        return migrate(self.server, self.component, self.migrations)
+
+    @contextlib.contextmanager
+    def transaction(self, durable: bool = True) -> Iterator[SqlConn]:
+        held: _PgConn | None = getattr(self._local, "conn", None)
+        if held is not None:  # a transaction of this thread is open: join it
+            yield held
+            return
+        with self.server.connection() as raw, raw.transaction():
+            if not durable:
+                raw.execute("SET LOCAL synchronous_commit = off")
+            raw.execute("SELECT pg_advisory_xact_lock(%s)", (self._writer_key,))
+            self._local.conn = _PgConn(raw)
+            try:
+                yield self._local.conn
+            finally:
+                self._local.conn = None
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[SqlConn]:
+        held: _PgConn | None = getattr(self._local, "conn", None)
+        if held is not None:
+            yield held
+            return
+        with self.server.connection() as raw:
+            yield _PgConn(raw)
+
+    def close(self) -> None:
+        """The pool belongs to the server, closed with it."""
+
+
+def schema_version(server: PostgresServer, component: str) -> int:
+    with server.connection() as conn:
+        exists = conn.execute("SELECT to_regclass('hoard_schema') IS NOT NULL").fetchone()
+        if not exists or not exists[0]:
+            return 0
+        row = conn.execute(
+            "SELECT version FROM hoard_schema WHERE component = %s", (component,)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(server: PostgresServer, component: str, migrations: tuple[str, ...]) -> int:
+    """Bring one component's tables up to date in one transaction (replicas starting
+    ``hoard store init`` at once wait for each other)."""
+    with server.connection() as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key("schema"),))
+        conn.execute(SCHEMA_TABLE)
+        row = conn.execute(
+            "SELECT version FROM hoard_schema WHERE component = %s", (component,)
+        ).fetchone()
+        version = int(row[0]) if row else 0
+        if version > len(migrations):
+            raise IoError(
+                f"the store at {server.where} was set up by a newer hoard ({component} "
+                f"schema {version}; this one knows {len(migrations)})"
+            )
+        for number in range(version, len(migrations)):
+            for stmt in statements(migrations[number]):
+                conn.execute(postgres_ddl(stmt).encode("utf-8"))
+        conn.execute(
+            "INSERT INTO hoard_schema(component, version) VALUES(%s, %s) "
+            "ON CONFLICT(component) DO UPDATE SET version = excluded.version, at = now()",
+            (component, len(migrations)),
+        )
+    return len(migrations) - version
