@@ -36,9 +36,10 @@ from hypothesis import settings
 from hoard.adapters.store.components import migrate_all
 from hoard.adapters.store.pg import PostgresServer
 from hoard.app.hoard import Hoard
+from hoard.benchmark import pgcluster
 from hoard.core.config import Config
 from hoard.core.policy import OWNER, Caller
-from tests import helpers, pgcluster
+from tests import helpers
 
 settings.register_profile("hoard", deadline=None)
 settings.load_profile("hoard")
@@ -212,7 +213,7 @@ def hoard_bin() -> Path:
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[pgcluster.Cluster]:
-    """A throwaway PostgreSQL cluster for the session (see :mod:`tests.pgcluster`)."""
+    """A throwaway PostgreSQL cluster for the session (see :mod:`hoard.benchmark.pgcluster`)."""
     bindir = pgcluster.server_bindir()
     if bindir is None:
         pytest.skip("Debian's postgresql is not installed (apt-get install postgresql)")

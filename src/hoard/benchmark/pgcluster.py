@@ -1,10 +1,11 @@
-"""A throwaway PostgreSQL cluster for the store's tests: ``initdb`` in a temporary folder,
-listening on a loopback port, run as an unprivileged user (``postgres``, the user Debian's
-package makes, when the tests run as root; PostgreSQL refuses to run as root), stopped at the
-end of the session. Each test gets a database of its own.
+"""A throwaway PostgreSQL cluster for the store's tests and benchmarks: ``initdb`` in a
+temporary folder, listening on a loopback port, run as an unprivileged user (``postgres``, the
+user Debian's package makes, when they run as root; PostgreSQL refuses to run as root),
+stopped at the end. Each test gets a database of its own.
 
 The server's binaries are Debian's ``postgresql`` package (``.ci/run`` installs it); without
-them the tests that need a cluster are skipped with the command that installs it.
+them the tests that need a cluster are skipped with the command that installs it, and a
+benchmark says so.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 from itertools import count
 from pathlib import Path
 
-from tests.helpers import free_port
+from hoard.benchmark.server import free_port
 
 _numbers = count(1)
 
