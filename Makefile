@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve signin-link install-user test lint typecheck unit unit-slow install bench bench-core bench-web scale quality clean \
+.PHONY: serve signin-link install-user test lint typecheck unit unit-slow install bench bench-core bench-replicas bench-web scale quality clean \
 	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
@@ -141,6 +141,11 @@ bench-core: install
 
 # The web app's speed (bench/web_bench.py): server time of note pages and as-you-type search
 # on the zk vault, and the first page's weight; receipt bench/receipts/web-<date>.json.
+# Replicas on PostgreSQL beside one process on SQLite (needs Debian's postgresql installed: it
+# starts a throwaway cluster of its own).
+bench-replicas: install
+	$(BIN)/python bench/replicas.py $(ARGS)
+
 bench-web: install
 	$(BIN)/python bench/web_bench.py --vault $(BENCH_VAULT) $(ARGS)
 

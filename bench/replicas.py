@@ -1,0 +1,280 @@
+"""Replicas on PostgreSQL beside one process on SQLite, side by side in one run on the zk
+vault: write p50/p95 and writes/s with 8 concurrent writers, search p50, and the delay from a
+write on one replica to a search hit on the other.
+
+Three set-ups run at once, each on its own copy of the vault, and take turns round by round
+(so the shared machine's noise falls on all of them): one ``hoard serve --http`` on files of
+its state folder (SQLite), one on a PostgreSQL store, and two on one PostgreSQL store with the
+writers spread over both. Each writer appends to a note of its own (a revision-checked PUT
+from the revision its last write returned), so the figures are the write path's, not a
+retry loop's. PostgreSQL is a throwaway cluster of Debian's ``postgresql`` started here
+(``--store-url`` to use another), on the same 2 cores.
+
+``.venv/bin/python bench/replicas.py [--rounds 5] [--writes 10]``; writes
+``bench/receipts/replicas-<date>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx2
+
+from benchlib import evaldata_dir, machine_info, now_iso, percentile, write_receipt
+from hoard.adapters.store.components import migrate_all
+from hoard.adapters.store.pg import PostgresServer
+from hoard.benchmark import pgcluster
+from hoard.benchmark.server import free_port, hoard_cmd
+
+WRITERS = 8
+HEAD = (
+    "---\ntitle: Bench {n}\ntype: note\nstatus: active\ntags: [bench]\nupdated: 2026-12-02\n---\n"
+)
+QUERIES = ["graph", "memory", "linear algebra", "network protocol", "compiler", "entropy",
+           "kernel", "probability", "database index", "neural"]  # fmt: skip
+
+
+@dataclass
+class Node:
+    """One ``hoard serve --http`` process."""
+
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v1"
+
+
+@dataclass
+class Setup:
+    label: str
+    nodes: list[Node]
+    token: str
+    write_ms: list[float] = field(default_factory=list)
+    writes_per_s: list[float] = field(default_factory=list)
+    search_ms: list[float] = field(default_factory=list)
+    revisions: dict[int, str] = field(default_factory=dict)
+
+    def client(self, i: int) -> httpx2.Client:
+        return httpx2.Client(
+            base_url=self.nodes[i % len(self.nodes)].base,
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=60,
+        )
+
+
+def _run(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([*hoard_cmd(), *args], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"hoard {' '.join(args)}: {done.stderr}")
+    return done.stdout.strip()
+
+
+def _start(name: str, vault: Path, state: Path, env: dict[str, str], extra: list[str]) -> Node:
+    port = free_port()
+    with (state.parent / f"{name}.log").open("wb") as log:
+        proc = subprocess.Popen(
+            [*hoard_cmd(), "serve", "--vault", str(vault), "--state-dir", str(state), "--http",
+             f"127.0.0.1:{port}", "--replica", name, *extra],
+            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    return Node(name, port, proc)
+
+
+def _wait_ready(setup: Setup) -> None:
+    for node in setup.nodes:
+        deadline = time.monotonic() + 900
+        while time.monotonic() < deadline:
+            if node.proc.poll() is not None:
+                raise RuntimeError(f"{setup.label}/{node.name} exited early")
+            try:
+                with httpx2.Client(timeout=2) as c:
+                    if c.get(f"http://127.0.0.1:{node.port}/healthz").status_code == 200:
+                        break
+            except httpx2.TransportError:
+                pass
+            time.sleep(0.1)
+
+
+def _make_setup(label: str, replicas: int, url: str, root: Path, source: Path) -> Setup:
+    vault = root / label / "vault"
+    shutil.copytree(source, vault)
+    (vault / "bench").mkdir()
+    for n in range(WRITERS):
+        (vault / "bench" / f"w{n}.md").write_text(HEAD.format(n=n) + "start\n")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(root / label / "xdg"))
+    tokens: list[str] = []
+    if url:
+        env["HOARD_STORE_URL"] = url
+    else:
+        tokens = ["--tokens", str(root / label / "tokens.json")]
+    token = _run(env, "token", "add", "bench", "--scopes", "read,write", "--write-mode",
+                 "direct", *tokens)  # fmt: skip
+    nodes = [
+        _start(f"{label}-{i}", vault, root / label / f"state-{i}", env, tokens)
+        for i in range(replicas)
+    ]
+    return Setup(label, nodes, token)
+
+
+def _if_match(revision: str) -> dict[str, str]:
+    return {"If-Match": f'"{revision}"', "Content-Type": "text/markdown"}
+
+
+def _write_round(setup: Setup, writes: int) -> None:
+    def writer(n: int) -> list[float]:
+        out: list[float] = []
+        rel = f"bench/w{n}.md"
+        with setup.client(n) as c:
+            rev = setup.revisions.get(n) or c.get(f"/notes/{rel}").headers["etag"].strip('"')
+            for k in range(writes):
+                t = time.perf_counter()
+                text = HEAD.format(n=n) + f"line {k} {time.time()}\n"
+                r = c.put(f"/notes/{rel}", content=text, headers=_if_match(rev))
+                out.append((time.perf_counter() - t) * 1000)
+                if r.status_code != 200:
+                    raise RuntimeError(f"{setup.label}: {r.status_code} {r.text}")
+                rev = r.json()["revision"]
+            setup.revisions[n] = rev
+        return out
+
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(WRITERS) as pool:
+        for times in pool.map(writer, range(WRITERS)):
+            setup.write_ms.extend(times)
+    setup.writes_per_s.append(WRITERS * writes / (time.perf_counter() - t0))
+
+
+def _search_round(setup: Setup) -> None:
+    with setup.client(0) as c:
+        for q in QUERIES:
+            t = time.perf_counter()
+            c.get("/search", params={"query": q}).raise_for_status()
+            setup.search_ms.append((time.perf_counter() - t) * 1000)
+
+
+def _freshness(setup: Setup, n: int) -> list[float]:
+    delays: list[float] = []
+    with setup.client(0) as a, setup.client(1) as b:
+        for i in range(n):
+            word = f"freshword{i}x{os.getpid()}"
+            body = HEAD.format(n=f"fresh {i}") + f"The {word} is new.\n"
+            new = {"If-None-Match": "*", "Content-Type": "text/markdown"}
+            a.put(f"/notes/bench/fresh-{i}.md", content=body, headers=new).raise_for_status()
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < 10:
+                hits = b.get("/search", params={"query": word}).json()["results"]
+                if hits:
+                    break
+                time.sleep(0.002)
+            delays.append((time.perf_counter() - t0) * 1000)
+    return delays
+
+
+@contextmanager
+def _store_urls(given: str) -> Iterator[list[str]]:
+    if given:
+        yield [given, given]
+        return
+    bindir = pgcluster.server_bindir()
+    if bindir is None:
+        raise SystemExit("Debian's postgresql is not installed (apt-get install postgresql)")
+    cluster = pgcluster.Cluster(bindir)
+    try:
+        yield [cluster.new_database(), cluster.new_database()]
+    finally:
+        cluster.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--vault", type=Path, default=None)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--writes", type=int, default=10, help="per writer per round")
+    ap.add_argument("--fresh", type=int, default=40, help="freshness samples")
+    ap.add_argument("--store-url", default="")
+    ap.add_argument("--receipt", type=Path, default=None)
+    opts = ap.parse_args()
+    source = opts.vault or evaldata_dir() / "zk-digitalyoshixi" / "notes"
+    with (
+        _store_urls(opts.store_url) as urls,
+        tempfile.TemporaryDirectory() as tmp,
+        ExitStack() as stack,
+    ):
+        for url in urls:
+            server = PostgresServer(url, "bench-setup")
+            migrate_all(server)
+            server.close()
+        root = Path(tmp)
+        setups = [
+            _make_setup("sqlite-x1", 1, "", root, source),
+            _make_setup("postgres-x1", 1, urls[0], root, source),
+            _make_setup("postgres-x2", 2, urls[1], root, source),
+        ]
+        for s in setups:
+            for node in s.nodes:
+                stack.callback(node.proc.terminate)
+        for s in setups:
+            _wait_ready(s)
+        for _ in range(opts.rounds):
+            for s in setups:
+                _write_round(s, opts.writes)
+                _search_round(s)
+        fresh = _freshness(setups[2], opts.fresh)
+    _report(setups, fresh, opts)
+    return 0
+
+
+def _report(setups: list[Setup], fresh: list[float], opts: argparse.Namespace) -> None:
+    rows = {
+        s.label: {
+            "write_p50_ms": percentile(s.write_ms, 50),
+            "write_p95_ms": percentile(s.write_ms, 95),
+            "writes_per_s": statistics.median(s.writes_per_s),
+            "search_p50_ms": percentile(s.search_ms, 50),
+            "writes": len(s.write_ms),
+        }
+        for s in setups
+    }
+    print("| set-up | write p50 ms | write p95 ms | writes/s | search p50 ms |")
+    print("|---|---|---|---|---|")
+    for label, r in rows.items():
+        print(f"| {label} | {r['write_p50_ms']:.2f} | {r['write_p95_ms']:.2f} | "
+              f"{r['writes_per_s']:.0f} | {r['search_p50_ms']:.2f} |")  # fmt: skip
+    added = rows["postgres-x1"]["write_p50_ms"] - rows["sqlite-x1"]["write_p50_ms"]
+    ratio = rows["postgres-x2"]["writes_per_s"] / rows["postgres-x1"]["writes_per_s"]
+    f50, f99 = percentile(fresh, 50), percentile(fresh, 99)
+    print(f"postgres adds {added:+.2f} ms to a write's p50 (target at most +1 ms)")
+    print(f"two replicas give {ratio:.2f}x one replica's writes/s (target > 1)")
+    print(f"freshness A -> search hit on B: p50 {f50:.0f} ms, p99 {f99:.0f} ms (target p99 < 1000)")
+    receipt = {
+        "at": now_iso(),
+        "machine": machine_info(),
+        "load": os.getloadavg(),
+        "rounds": opts.rounds,
+        "writers": WRITERS,
+        "writes_per_writer_per_round": opts.writes,
+        "setups": rows,
+        "postgres_added_write_p50_ms": added,
+        "two_over_one_writes_per_s": ratio,
+        "freshness_ms": {"p50": f50, "p99": f99, "n": len(fresh)},
+    }
+    print(f"receipt: {write_receipt('replicas', receipt, opts.receipt)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
