@@ -44,6 +44,7 @@ LAZY_IMPORTS = {
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.serve_http"): "uvicorn, Jinja",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.bench_run"): "the bench's client",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.remote"): "pydantic, for --server",
+    ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.store_run"): "psycopg, for hoard store",
     # Slow standard-library imports a search never needs (tests/surfaces/cli/test_start.py).
     ("hoard.adapters.search.rerank", "urllib"): "an HTTP client, only for a rerank endpoint",
     ("hoard.adapters.index.parallel", "multiprocessing"): "only for a parallel rebuild",

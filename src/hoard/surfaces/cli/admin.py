@@ -52,6 +52,13 @@ def add_parsers(sub: Any) -> None:
     )
     public = "the https URL a proxy serves this at: an allowed Host, the OAuth issuer"
     p.add_argument("--public-url", metavar="URL", help=public)
+    p.add_argument(
+        "--replica",
+        default=None,
+        metavar="NAME",
+        help="this server's name among the replicas sharing a PostgreSQL store "
+        "(default: the host name and the pid)",
+    )
     p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
 
     p = sub.add_parser("token", help="manage the callers allowed over HTTP")

@@ -37,6 +37,7 @@ from hoard.surfaces.cli import (
     reads,
     signin,
     similar,
+    store,
     sync,
     writes,
 )
@@ -58,11 +59,13 @@ VAULT_GROUPS: tuple[tuple[tuple[str, ...], Callable[[argparse.Namespace, Hoard],
 
 #: The modules of the commands that load a heavy stack, by command, each with a
 #: ``run(args, argv) -> int``. ``serve`` over stdio loads the MCP SDK; ``serve --http`` also
-#: uvicorn, Starlette and the web app's Jinja; ``bench`` the MCP client over HTTP.
+#: uvicorn, Starlette and the web app's Jinja; ``bench`` the MCP client over HTTP; ``store``
+#: psycopg.
 DEFERRED: dict[str, str] = {
     "serve": "hoard.surfaces.cli.serve_stdio",
     "serve --http": "hoard.surfaces.cli.serve_http",
     "bench": "hoard.surfaces.cli.bench_run",
+    "store": "hoard.surfaces.cli.store_run",
 }
 
 REMOTE = "hoard.surfaces.cli.remote"
@@ -102,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     orient.add_parsers(sub)
     sync.add_parsers(sub)
     signin.add_parsers(sub)
+    store.add_parsers(sub)
     return parser
 
 

@@ -38,10 +38,17 @@ def served(args: argparse.Namespace) -> Served:
 
 
 def open_served(args: argparse.Namespace) -> Hoard:
-    """The vault, indexed (a progress bar on a terminal) and watched for outside edits."""
+    """The vault, indexed (a progress bar on a terminal) and watched for outside edits;
+    ``--replica`` names this server among the replicas of a shared store."""
     bar = Progress("indexing")
     try:
-        return Hoard(args.vault, args.state_dir, watch=True, progress=bar)
+        return Hoard(
+            args.vault,
+            args.state_dir,
+            watch=True,
+            progress=bar,
+            replica=getattr(args, "replica", None),
+        )
     finally:
         bar.finish()
 
