@@ -14,7 +14,7 @@ import pytest
 from hoard.adapters.store.pg import PostgresServer
 from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER, Caller
-from tests.helpers import hoard_env, note_text, sha
+from tests.helpers import free_port, hoard_env, note_text, sha, wait_until
 
 PROPOSER = Caller("agent", frozenset({"read", "write"}), "propose")
 WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
@@ -225,3 +225,27 @@ def test_migrate_refuses_a_store_that_already_holds_a_ledger(
     assert again.returncode == 2
     assert "already holds" in again.stderr
     assert pg_counts(pg_url) == counts
+
+
+def test_serve_names_itself_to_the_store_by_its_replica_name(
+    hoard_bin: Path, pg_store: str, vault: Path, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = hoard_env(tmp_path)
+    env["HOARD_STORE_URL"] = pg_store
+    serve = [str(hoard_bin), "serve", "--http", f"127.0.0.1:{port}", "--vault", str(vault)]
+    serve += ["--state-dir", str(tmp_path / "state-a"), "--replica", "alpha"]
+    proc = subprocess.Popen(serve, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = PostgresServer(pg_store, "test")
+    try:
+
+        def connected_names() -> set[str]:
+            with server.connection() as conn:
+                rows = conn.execute("SELECT application_name FROM pg_stat_activity").fetchall()
+            return {str(r[0]) for r in rows} & {"hoard alpha"}
+
+        assert wait_until(connected_names, timeout=30) == {"hoard alpha"}
+    finally:
+        server.close()
+        proc.terminate()
+        proc.wait(timeout=30)
