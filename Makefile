@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve signin-link install-user test lint typecheck unit unit-slow install bench bench-core bench-replicas bench-web scale quality clean \
+.PHONY: serve signin-link install-user test lint typecheck unit unit-slow unit-postgres install bench bench-core bench-replicas bench-web scale quality clean \
 	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
 
 $(BIN)/hoard: pyproject.toml
@@ -105,7 +105,16 @@ unit: install
 unit-slow: install
 	$(PYTEST) -m "slow or packaging" $(PYTEST_ARGS)
 
-test: lint typecheck unit unit-slow
+# The shared store's contract pass: the ledger, write-path and honest-memory tests again with
+# every test's shared state in a PostgreSQL database of its own (a throwaway cluster of
+# Debian's postgresql, tests/pgcluster.py; skipped with the install command when it is
+# missing). The default pass above runs them on the state folder's SQLite files, and the
+# tests that need PostgreSQL always (tests/surfaces/cli/test_store_cli.py) run in it too.
+PG_CONTRACT ?= tests/adapters/ledger tests/app/writes tests/app/honesty
+unit-postgres: install
+	HOARD_TEST_STORE=postgres $(PYTEST) -m "not slow and not packaging" $(PG_CONTRACT) $(PYTEST_ARGS)
+
+test: lint typecheck unit unit-postgres unit-slow
 
 # The JSON API fuzzed against its own OpenAPI document (schemathesis): `make test` runs a short
 # bounded pass; this runs a longer one. FUZZ_EXAMPLES examples per operation.

@@ -7,7 +7,6 @@ write gates. The editor here is the test writing the file directly, as an editor
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,13 +59,15 @@ def history(hoard: Hoard, **kw: object) -> HistoryResult:
 
 
 def test_every_revision_hoard_writes_keeps_its_bytes_once_by_its_sha256(
-    written: Hoard, state_dir: Path, texts: dict[str, str], writer: Caller
+    written: Hoard, texts: dict[str, str], writer: Caller
 ) -> None:
     agent, other = texts["agent"], texts["kept"]
     written.writes.write(NOTE, other, digest(agent), caller=writer)
     written.writes.write(NOTE, agent, digest(other), caller=writer)
-    with sqlite3.connect(state_dir / "ledger.db") as conn:
-        rows = conn.execute("SELECT sha256, content FROM kept_bytes").fetchall()
+    with written.ledger.read() as conn:  # on either engine
+        rows = [
+            (sha, bytes(raw)) for sha, raw in conn.execute("SELECT sha256, content FROM kept_bytes")
+        ]
     expected = [(digest(agent), agent.encode()), (digest(other), other.encode())]
     assert sorted(rows) == sorted(expected)
     assert [k.revision_id for k in history(written, path=NOTE).kept] == [
