@@ -249,3 +249,20 @@ def test_serve_names_itself_to_the_store_by_its_replica_name(
         server.close()
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_schema_from_a_newer_hoard_is_refused_by_init_and_reported_by_check(
+    hoard_bin: Path, pg_store: str, tmp_path: Path
+) -> None:
+    server = PostgresServer(pg_store, "test")
+    try:
+        with server.connection() as conn:
+            conn.execute("UPDATE hoard_schema SET version = 99 WHERE component = 'ledger'")
+    finally:
+        server.close()
+
+    init = hoard_cli(hoard_bin, tmp_path, "store", "init", "--url", pg_store)
+    check = hoard_cli(hoard_bin, tmp_path, "store", "check", "--url", pg_store)
+
+    assert init.returncode == 2 and "newer hoard" in init.stderr
+    assert check.returncode == 1 and "newer than this hoard" in check.stdout
