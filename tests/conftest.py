@@ -228,16 +228,24 @@ def pg_url(pg_cluster: pgcluster.Cluster) -> str:
     return pg_cluster.new_database()
 
 
-@pytest.fixture
-def pg_store(pg_url: str) -> str:
-    """The URL of a new database of the session's cluster with every component's schema in
-    place (what ``hoard store init`` makes)."""
-    server = PostgresServer(pg_url, "setup")
+@pytest.fixture(scope="session")
+def pg_schema_template(pg_cluster: pgcluster.Cluster) -> str:
+    """The name of a database with every component's schema in place (what ``hoard store
+    init`` makes), made once; tests get copies of it."""
+    url = pg_cluster.new_database()
+    server = PostgresServer(url, "setup")
     try:
         migrate_all(server)
     finally:
         server.close()
-    return pg_url
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def pg_store(pg_cluster: pgcluster.Cluster, pg_schema_template: str) -> str:
+    """The URL of a new database of the session's cluster with every component's schema in
+    place (a copy of :func:`pg_schema_template`)."""
+    return pg_cluster.new_database(pg_schema_template)
 
 
 @pytest.fixture(autouse=True)

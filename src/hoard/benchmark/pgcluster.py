@@ -19,6 +19,8 @@ import tempfile
 from itertools import count
 from pathlib import Path
 
+import psycopg
+
 from hoard.benchmark.server import free_port
 
 _numbers = count(1)
@@ -102,24 +104,11 @@ class Cluster:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://hoard@127.0.0.1:{self.port}/{database}"
 
-    def new_database(self) -> str:
-        """A new empty database; its URL."""
+    def new_database(self, template: str = "template0") -> str:
+        """A new database, a copy of ``template`` (by default empty); its URL."""
         name = f"t{os.getpid()}_{next(_numbers)}"
-        subprocess.run(
-            [
-                str(self.bindir / "psql"),
-                "-q",
-                "-X",
-                "-v",
-                "ON_ERROR_STOP=1",
-                self.url(),
-                "-c",
-                f"CREATE DATABASE {name} TEMPLATE template0",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE {name} TEMPLATE "{template}"'.encode())
         return self.url(name)
 
     def close(self) -> None:
