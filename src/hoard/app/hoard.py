@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hoard import __version__
 from hoard.adapters.fs.atomic import sweep_staging
 from hoard.adapters.fs.config_file import load_config
 from hoard.adapters.fs.places import default_state_dir, make_private_dir
@@ -25,6 +26,7 @@ from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.adapters.semantic.service import Semantic
 from hoard.adapters.sessions import SessionStore
+from hoard.adapters.store.replica import ReplicaLink
 from hoard.adapters.store.shared import SharedStore, default_replica_name, store_url
 from hoard.app.access import Access
 from hoard.app.admin import Admin
@@ -91,13 +93,7 @@ class Hoard:
         self.config = config if config is not None else load_config(vault)
         self.vault = Vault(vault, self.config)
         self.state_dir = checked_state_dir(self.vault, state_dir)
-        self.shared = SharedStore(
-            self.state_dir,
-            store_url(self.config),
-            replica or default_replica_name(),
-            self.config.store.pool_size,
-        )
-        self.ledger = Ledger(self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"))
+        self._open_shared(replica)
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
         self.index.on_changed = OutsideSaves(self.ledger, self.vault, self.config).notice
         self.searcher = Fts5Searcher(self.index, self.config)
@@ -127,7 +123,11 @@ class Hoard:
             index_missed=self.keeper.missed_write,
         )
         self._build_use_cases(code_workers)
+        if sync_permit is None and self.replica_link is not None:
+            sync_permit = self.replica_link.sync_permit
         self.sync = Sync(self.writes, sync_permit)
+        if self.replica_link is not None:
+            self.replica_link.start(self.index.refresh_paths, self.keeper.missed_write)
         self._recover_at_startup()
         if watch:
             self.sync.start()
@@ -136,6 +136,25 @@ class Hoard:
                 # A server embeds in the background; a one-shot CLI process loads the model
                 # when a command needs it and uses the vectors already there.
                 self.semantic.start()
+
+    def _open_shared(self, replica: str | None) -> None:
+        """The shared state and the ledger on it; with a PostgreSQL store, this replica's
+        link to the others (their change feed, roster and once-only jobs), made before the
+        index opens so that the feed starts after the changes the index is built with."""
+        self.shared = SharedStore(
+            self.state_dir,
+            store_url(self.config),
+            replica or default_replica_name(),
+            self.config.store.pool_size,
+        )
+        server = self.shared.server
+        self.replica_link = (
+            None if server is None else ReplicaLink(server, self.shared.replica, __version__)
+        )
+        self.ledger = Ledger(
+            self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"),
+            None if self.replica_link is None else self.replica_link.outbox,
+        )
 
     def _build_use_cases(self, code_workers: int) -> None:
         rr = self.config.rerank
@@ -216,6 +235,8 @@ class Hoard:
 
     def close(self) -> None:
         self.sync.stop()
+        if self.replica_link is not None:
+            self.replica_link.stop()
         self.code.close()
         if self.watcher is not None:
             self.watcher.stop()

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from hoard.adapters.ledger.events import CHANGE_DECISIONS
 from hoard.adapters.ledger.records import EVENT_COLUMNS, Event
 from hoard.adapters.ledger.store import Ledger
-
-CHANGE_DECISIONS = ("written", "restored", "archived", "superseded", "retracted")
-"""Event decisions that changed a note's bytes on disk (refusals, intents and proposals
-did not)."""
 
 _IN_DECISIONS = ", ".join(f"'{d}'" for d in CHANGE_DECISIONS)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from hoard.adapters.ledger.changes import CHANGE_DECISIONS
+from hoard.adapters.ledger.events import CHANGE_DECISIONS, EDITED_OUTSIDE, insert_event
 from hoard.adapters.ledger.records import EVENT_COLUMNS, Event
 from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.store.sql import SqlConn
@@ -22,9 +22,6 @@ from hoard.core.note import revision_of
 
 OUTSIDE = "outside"
 """The caller and tool name of a change made outside hoard."""
-
-EDITED_OUTSIDE = "edited_outside"
-"""The decision of an event that records a save from outside hoard."""
 
 BELIEF_DECISIONS = ("intent", "failed", "not_written", EDITED_OUTSIDE, *CHANGE_DECISIONS)
 """Events that say what hoard last knew to be at a path."""
@@ -80,12 +77,18 @@ def record_written(
     after = revision_of(raw)
     with ledger.transaction(durable=intent_id is None) as conn:
         keep(conn, raw, after)
-        cur = conn.execute(
-            "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
-            "intent_id) VALUES(?,?,?,?,?,?,'written',?,?) RETURNING event_id",
-            (time.time(), tool, caller, path, before, after, reason, intent_id),
+        return insert_event(
+            ledger,
+            conn,
+            tool=tool,
+            caller=caller,
+            path=path,
+            before=before,
+            after=after,
+            decision="written",
+            reason=reason,
+            intent_id=intent_id,
         )
-        return int(cur.fetchone()[0])
 
 
 def keep_bytes(ledger: Ledger, raw: bytes) -> str:
@@ -171,12 +174,18 @@ def record_outside(
     with ledger.transaction() as conn:
         if raw is not None and after is not None:
             keep(conn, raw, after)
-        cur = conn.execute(
-            "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
-            "VALUES(?,?,?,?,?,?,?,?) RETURNING event_id",
-            (now, OUTSIDE, OUTSIDE, path, before, after, EDITED_OUTSIDE, _reason(clobbered)),
+        event_id = insert_event(
+            ledger,
+            conn,
+            tool=OUTSIDE,
+            caller=OUTSIDE,
+            path=path,
+            before=before,
+            after=after,
+            decision=EDITED_OUTSIDE,
+            reason=_reason(clobbered),
+            at=now,
         )
-        event_id = int(cur.fetchone()[0])
         if clobbered is not None and clobbered.after is not None and after is not None:
             conn.execute(
                 "INSERT INTO clobbers(event_id, path, written, written_by, written_at, outside, "

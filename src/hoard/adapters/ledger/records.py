@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from hoard.adapters.ledger.events import insert_event
 from hoard.adapters.ledger.store import Ledger, new_id
 from hoard.adapters.store.sql import SqlConn
 from hoard.core.errors import IoError, NotFound
@@ -145,12 +146,18 @@ class Records:
         without an fsync: the intent row is durable, and an intent whose outcome a power loss
         took is reconciled from the file at the next start. Every other event is durable."""
         with self.ledger.transaction(durable=intent_id is None) as conn:
-            cur = conn.execute(
-                "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
-                "intent_id) VALUES(?,?,?,?,?,?,?,?,?) RETURNING event_id",
-                (time.time(), tool, caller, path, before, after, decision, reason, intent_id),
+            return insert_event(
+                self.ledger,
+                conn,
+                tool=tool,
+                caller=caller,
+                path=path,
+                before=before,
+                after=after,
+                decision=decision,
+                reason=reason,
+                intent_id=intent_id,
             )
-            return int(cur.fetchone()[0])
 
     def begin_change(
         self,
@@ -173,12 +180,18 @@ class Records:
         with self.ledger.transaction() as conn:
             if rev is not None and before is not None:
                 _insert_revision(conn, rev, before)
-            cur = conn.execute(
-                "INSERT INTO events(at, tool, caller, path, before, after, decision, reason) "
-                "VALUES(?,?,?,?,?,?,'intent',?) RETURNING event_id",
-                (now, tool, caller, path, None if rev is None else rev.sha256, after, reason),
+            intent_id = insert_event(
+                self.ledger,
+                conn,
+                tool=tool,
+                caller=caller,
+                path=path,
+                before=None if rev is None else rev.sha256,
+                after=after,
+                decision="intent",
+                reason=reason,
+                at=now,
             )
-            intent_id = int(cur.fetchone()[0])
         return intent_id, rev
 
     def open_intents(self) -> list[Event]:

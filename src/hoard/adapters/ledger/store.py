@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from hoard.adapters.store.sql import Database, SqlConn
 from hoard.adapters.store.sqlite_db import SqliteDatabase
@@ -194,11 +195,19 @@ def new_id(n: int = 8) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(n))
 
 
+class ChangeOutbox(Protocol):
+    """Told, inside the transaction that records it, of each event that changed a note (the
+    change feed of replicas sharing a store; see :mod:`hoard.adapters.ledger.events`)."""
+
+    def changed(self, conn: SqlConn, event_id: int, path: str) -> None: ...
+
+
 class Ledger:
     """The ledger's records over one :class:`~hoard.adapters.store.sql.Database`."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, outbox: ChangeOutbox | None = None) -> None:
         self.db = db
+        self.outbox = outbox
         # When proposals are made and when they expire are read from this clock.
         self.clock: Callable[[], float] = time.time
         self._grants_cache: tuple[float, list[Grant]] | None = None

@@ -4,9 +4,13 @@ or upgrades in a PostgreSQL store, in this order."""
 from __future__ import annotations
 
 from hoard.adapters.ledger.store import MIGRATIONS as LEDGER_MIGRATIONS
+from hoard.adapters.store.coordination import MIGRATIONS as COORDINATION_MIGRATIONS
 from hoard.adapters.store.pg import PostgresServer, migrate
 
-COMPONENTS: tuple[tuple[str, tuple[str, ...]], ...] = (("ledger", LEDGER_MIGRATIONS),)
+COMPONENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ledger", LEDGER_MIGRATIONS),
+    ("coordination", COORDINATION_MIGRATIONS),
+)
 
 
 def migrate_all(server: PostgresServer) -> dict[str, int]:

@@ -16,7 +16,6 @@ the pool and replaced.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -26,7 +25,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from hoard.adapters.store.dialect import postgres_ddl, postgres_query
-from hoard.adapters.store.sql import Engine, SqlConn, SqlCursor, statements
+from hoard.adapters.store.sql import Engine, SqlConn, SqlCursor, lock_key, statements
 from hoard.core.errors import ConfigError, IoError, Unavailable
 
 SCHEMA_TABLE = """
@@ -36,12 +35,6 @@ CREATE TABLE IF NOT EXISTS hoard_schema(
   at TIMESTAMPTZ NOT NULL DEFAULT now()
 )
 """
-
-
-def lock_key(name: str) -> int:
-    """A 64-bit advisory lock key for a name (a component, a job, a note's path)."""
-    digest = hashlib.sha256(b"hoard:" + name.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def redacted(url: str) -> str:
@@ -124,6 +117,10 @@ class PostgresServer:
 
     def database(self, component: str, migrations: tuple[str, ...]) -> PostgresDatabase:
         return PostgresDatabase(self, component, migrations)
+
+    def dedicated(self, purpose: str) -> Dedicated:
+        """A connection of its own, outside the pool (see :class:`Dedicated`)."""
+        return Dedicated(self, purpose)
 
     def close(self) -> None:
         self.pool.close()
@@ -231,3 +228,54 @@ def migrate(server: PostgresServer, component: str, migrations: tuple[str, ...])
             (component, len(migrations)),
         )
     return len(migrations) - version
+
+
+class Dedicated:
+    """One connection of its own, outside the pool (autocommit), for what must stay on one
+    session: a ``LISTEN``, or an advisory lock held for as long as this process holds a job.
+    Every failure of the server or the network raises ``unavailable``; the connection is
+    then :attr:`broken` and the owner opens a new one."""
+
+    def __init__(self, server: PostgresServer, purpose: str, wait_s: float = 5.0) -> None:
+        self.where = server.where
+        self.broken = False
+        with _unavailable_on_failure(self.where):
+            self.raw: psycopg.Connection[Any] = psycopg.Connection.connect(
+                server.url,
+                autocommit=True,
+                application_name=f"hoard {server.replica} {purpose}"[:63],
+                connect_timeout=max(1, int(wait_s)),
+            )
+
+    @contextlib.contextmanager
+    def _guarded(self) -> Iterator[None]:
+        try:
+            with _unavailable_on_failure(self.where):
+                yield
+        except Unavailable:
+            self.broken = True
+            raise
+        except psycopg.InterfaceError as exc:  # closed under us
+            self.broken = True
+            raise Unavailable(f"the connection to {self.where} is closed") from exc
+
+    def rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement (psycopg's ``%s`` placeholders); its rows."""
+        with self._guarded():
+            cur = self.raw.execute(sql.encode("utf-8") if not parameters else sql, parameters)
+            return cur.fetchall() if cur.description is not None else []
+
+    def listen(self, channel: str) -> None:
+        with self._guarded():
+            self.raw.execute(f'LISTEN "{channel}"'.encode())
+
+    def wait(self, timeout_s: float) -> list[str]:
+        """The payloads of notifications that arrive within ``timeout_s`` (returns at the
+        first one; ``[]`` when none came)."""
+        with self._guarded():
+            return [n.payload for n in self.raw.notifies(timeout=timeout_s, stop_after=1)]
+
+    def close(self) -> None:
+        self.broken = True
+        with contextlib.suppress(Exception):
+            self.raw.close()

@@ -10,6 +10,7 @@ reading; inside a thread's own transaction, reads see its uncommitted rows.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, Protocol
 
@@ -60,3 +61,9 @@ class Database(Protocol):
 def statements(script: str) -> list[str]:
     """A migration script's statements (no statement holds a ``;`` of its own)."""
     return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def lock_key(name: str) -> int:
+    """A 64-bit advisory lock key for a name (a component, a job, a note's path)."""
+    digest = hashlib.sha256(b"hoard:" + name.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
