@@ -93,7 +93,9 @@ class ChangeFollower:
                 if self.connected.is_set():
                     log.warning("the change feed lost the store (%s); reconnecting", exc.message)
             except Exception as exc:  # the follower must never take the server down
-                log.warning("the change feed failed (%s: %s); restarting it", type(exc), exc)
+                log.warning(
+                    "the change feed failed (%s: %s); restarting it", type(exc).__name__, exc
+                )
             finally:
                 self.connected.clear()
                 if conn is not None:
