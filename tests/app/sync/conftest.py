@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hoard.app.hoard import Hoard
+from hoard.app.sync.permit import SingleProcess
 from tests.helpers import note_text, write_file
 
 IDENTITY = {
@@ -94,7 +95,11 @@ def hoards(site: Site, tmp_path: Path) -> Iterator[Callable[[str], Hoard]]:
     opened: list[Hoard] = []
 
     def open_(name: str, *, watch: bool = False) -> Hoard:
-        h = Hoard(site.clone(name), tmp_path / f"state-{name}", watch=watch)
+        # Each clone is a vault of its own that one process serves: it may always sync
+        # (on a shared store, the sync job's lock would let only one of the two).
+        h = Hoard(
+            site.clone(name), tmp_path / f"state-{name}", watch=watch, sync_permit=SingleProcess()
+        )
         opened.append(h)
         return h
 
