@@ -12,6 +12,7 @@ import pytest
 
 from hoard.adapters.fs.config_file import load_config
 from hoard.app.hoard import Hoard
+from hoard.app.sync.permit import SingleProcess
 from hoard.app.sync.runner import QUIET_S
 from hoard.core.policy import OWNER
 from tests.app.sync.conftest import Site, git, note
@@ -26,8 +27,9 @@ def serving(site: Site, tmp_path: Path) -> Iterator[Callable[[str], Hoard]]:
         vault = site.clone(name)
         config = load_config(vault)
         git_config = dataclasses.replace(config.git, pull_every_s=1)
+        # each clone is a vault of its own, one process each: it may always sync
         h = Hoard(vault, tmp_path / f"state-{name}", dataclasses.replace(config, git=git_config),
-                  watch=True)  # fmt: skip
+                  watch=True, sync_permit=SingleProcess())  # fmt: skip
         opened.append(h)
         return h
 
