@@ -13,9 +13,9 @@ import pytest
 from hoard.adapters.store import coordination
 from hoard.adapters.store.pg import PostgresServer
 from hoard.app.hoard import Hoard
+from hoard.benchmark import pgcluster
 from hoard.core.errors import Conflict
 from hoard.core.policy import OWNER
-from tests import pgcluster
 from tests.helpers import note_text
 
 FOUND_WITHIN_S = 1.0

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hoard.adapters.store.pg import PostgresServer, lock_key
-from hoard.adapters.store.sql import SqlConn, statements
+from hoard.adapters.store.pg import PostgresServer
+from hoard.adapters.store.sql import SqlConn, lock_key, statements
 from hoard.adapters.store.sqlite_db import SqliteDatabase
 from hoard.core.errors import InvalidArgument, IoError, NotFound
 
