@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from hoard.adapters.attachments.indexer import Attachments
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.store import Index
 from hoard.adapters.ledger.store import Ledger
@@ -44,6 +45,8 @@ class Deps:
     #: Applying a write to the index failed: the index is behind the files until repaired
     #: (searches meanwhile answer from the files, labeled).
     index_missed: Callable[[BaseException], None] = lambda exc: None
+    #: Attachments' text (``None`` when ``[attachments] enabled = false``).
+    attachments: Attachments | None = None
 
     @property
     def lock_dir(self) -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hoard import __version__
+from hoard.adapters.attachments.indexer import Attachments
 from hoard.adapters.fs.atomic import sweep_staging
 from hoard.adapters.fs.config_file import load_config
 from hoard.adapters.fs.places import default_state_dir, make_private_dir
@@ -109,6 +110,13 @@ class Hoard:
             if self.config.semantic.enabled
             else None
         )
+        self.attachments = (
+            Attachments(self.vault, self.state_dir, self.config.attachments)
+            if self.config.attachments.enabled
+            else None
+        )
+        if self.watcher is not None and self.attachments is not None:
+            self.watcher.on_other_files = self.attachments.kick
         self.owner = OWNER
         self.access = Access(self.config, self.ledger)
         self.deps = Deps(
@@ -121,6 +129,7 @@ class Hoard:
             self.keeper.ensure_fresh,
             index_failed=self.keeper.failed,
             index_missed=self.keeper.missed_write,
+            attachments=self.attachments,
         )
         self._build_use_cases(code_workers)
         if sync_permit is None and self.replica_link is not None:
@@ -132,6 +141,8 @@ class Hoard:
         if watch:
             self.sync.start()
             self.keeper.start_background_check(self.searcher.vocab)
+            if self.attachments is not None:
+                self.attachments.start()
             if self.semantic is not None:
                 # A server embeds in the background; a one-shot CLI process loads the model
                 # when a command needs it and uses the vectors already there.
@@ -238,6 +249,8 @@ class Hoard:
         if self.replica_link is not None:
             self.replica_link.stop()
         self.code.close()
+        if self.attachments is not None:
+            self.attachments.close()
         if self.watcher is not None:
             self.watcher.stop()
         else:  # a command's repair of a broken index finishes before the process ends

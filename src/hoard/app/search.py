@@ -20,6 +20,7 @@ from hoard.app.deps import Deps
 from hoard.app.fields import FieldListing, checked_offset, unfiltered
 from hoard.app.freshness import IndexKeeper
 from hoard.app.honesty import Budget, Honesty
+from hoard.app.search_attachments import with_attachments
 from hoard.app.search_rerank import Step, is_contested, rerank_step
 from hoard.app.search_semantic import Side, checked_choice, semantic_side
 from hoard.core.choices import RerankChoice, SearchMode, SemanticChoice, refuse_unless_one_of
@@ -123,6 +124,17 @@ class SearchFlow:
         side = self._semantic_side(args, checked_choice(semantic), allowed)
         req = self._request(args, fetch + offset, allowed, flt, side)
         outcome, error, blended = self._blended(req)
+        if flt is None:  # attachments have no frontmatter to filter on
+            outcome = with_attachments(
+                outcome,
+                self.deps.attachments,
+                args.query,
+                args.mode,
+                req.limit,
+                args.folder,
+                allowed,
+                self.deps.config.search,
+            )
         contested = is_contested(outcome.hits)
         step = self._rerank_step(reranker, args, contested, outcome, caller)
         hits = self._with_synthesis_warnings(step.hits[offset : offset + args.limit], caller)

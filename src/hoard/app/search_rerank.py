@@ -58,7 +58,7 @@ def rerank_hits(
         reranker,
         query,
         head,
-        lambda h: texts.get(h.path, h.title),
+        lambda h: texts.get(h.path, h.snippet if h.kind == "attachment" else h.title),
         lambda h: is_private(h.path),
     )
     slot_scores = [h.score for h in head]

@@ -140,6 +140,16 @@ class StoreConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class AttachmentsConfig:
+    enabled: bool = True
+    max_mb: int = 50
+    max_pages: int = 2000
+    time_s: int = 10
+    memory_mb: int = 1024
+    ocr: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     private: tuple[str, ...] = ("personal-notes/**",)
     protected: tuple[str, ...] = ()
@@ -155,3 +165,4 @@ class Config:
     mcp: McpConfig = field(default_factory=McpConfig)
     daily: DailyConfig = field(default_factory=DailyConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
+    attachments: AttachmentsConfig = field(default_factory=AttachmentsConfig)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hoard.core.config import (
+    AttachmentsConfig,
     Config,
     ContractConfig,
     DailyConfig,
@@ -278,6 +279,36 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
             "note's lock and one for its ledger rows).",
         ),
     },
+    "attachments": {
+        "enabled": (
+            _bool,
+            "Index the text of PDF, Word (.docx), plain-text and CSV, and HTML files (and "
+            "images, see `ocr`) so searches find them (see docs/attachments.md).",
+        ),
+        "max_mb": (
+            _int(1, 4096),
+            "Largest attachment read, in megabytes; a larger one is listed as `too_large`.",
+        ),
+        "max_pages": (
+            _int(1, 1_000_000),
+            "Most pages of one attachment; a PDF with more is listed as `too_many_pages`.",
+        ),
+        "time_s": (
+            _int(1, 600),
+            "Wall-clock and CPU seconds one attachment's extraction may take (in a child "
+            "process, never the server); past it the file is listed as `time`.",
+        ),
+        "memory_mb": (
+            _int(256, 65536),
+            "Address space of an extraction process, in megabytes; a file that needs more "
+            "is listed as `memory`.",
+        ),
+        "ocr": (
+            _bool,
+            "Read images' text with Debian's `tesseract-ocr` when it is installed (no effect "
+            "without it).",
+        ),
+    },
     "mcp": {
         "chatgpt_tools": (
             _bool,
@@ -300,6 +331,7 @@ SECTIONS: dict[str, type[Any]] = {
     "mcp": McpConfig,
     "daily": DailyConfig,
     "store": StoreConfig,
+    "attachments": AttachmentsConfig,
 }
 
 

@@ -28,6 +28,8 @@ class Watcher:
         self.failed: str | None = None
         self.on_error: Callable[[BaseException], None] | None = None
         """Told when applying changes to the index failed (to repair a broken index)."""
+        self.on_other_files: Callable[[], None] | None = None
+        """Told when something that is not a note changed (attachments, folders)."""
 
     @property
     def running(self) -> bool:
@@ -84,6 +86,8 @@ class Watcher:
                 full = True  # a folder moved or vanished: its notes changed with it
                 continue
             rels.append(rel)
+        if full and self.on_other_files is not None:
+            self.on_other_files()
         try:
             if full:
                 self.index.sync()

@@ -22,6 +22,12 @@ class SearchHit:
     folder: str
     frontmatter: dict[str, Any] | None
     warnings: list[ResultWarning] = field(default_factory=list)
+    kind: Literal["attachment"] | None = None
+    """``attachment`` for a file that is not a note (PDF, Word, text, HTML, image), whose
+    text was found; absent for a note."""
+    page: int | None = None
+    """An attachment's page (a PDF's page; a Word file's page between explicit page
+    breaks; the part of a long text) that matched best; absent for a note."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,14 @@ class ReadResult:
     part: NotePart | None = None
     """Set when a heading or block was asked: ``offset`` and ``next_offset`` then count
     from the part's start."""
+    kind: Literal["attachment"] | None = None
+    """``attachment`` when ``path`` is a file that is not a note: ``content`` is its
+    extracted text (each page after a ``--- page N ---`` line), ``revision`` the SHA-256 of
+    the file's bytes; absent for a note."""
+    pages: int | None = None
+    """An attachment's page count (absent for a note)."""
+    page: int | None = None
+    """The page asked for, when one was (absent otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,9 +36,21 @@ def to_json(obj: Any) -> Any:
         for name in _field_names(cls):
             value = getattr(obj, name)
             out[name] = value if type(value) in _SCALARS else to_json(value)
+        if out.get("kind", 0) is None:
+            _drop_note_fields(out)
         return out if out.get("synced", 0) is not None else unsynced(out)
     if isinstance(obj, list | tuple):
         return [to_json(x) for x in obj]
     if isinstance(obj, dict):
         return {str(k): to_json(v) for k, v in obj.items()}
     return obj
+
+
+ATTACHMENT_FIELDS = ("kind", "page", "pages")
+"""Fields of a search hit or a read that only an attachment carries: absent for a note."""
+
+
+def _drop_note_fields(out: dict[str, Any]) -> None:
+    for name in ATTACHMENT_FIELDS:
+        if out.get(name, 0) is None:
+            del out[name]
