@@ -12,6 +12,8 @@ from hoard.core.contract import check_contract
 from hoard.core.errors import HoardError, InvalidArgument
 from hoard.core.models import (
     AccessRequestResult,
+    AttachmentIssue,
+    AttachmentsIndexed,
     BrokenLink,
     CheckResult,
     CheckViolation,
@@ -89,7 +91,12 @@ class Maintenance:
         self.deps.ensure_fresh()
         return broken_links(self.deps.index.reader())
 
-    def reindex(self, rebuild: bool = False, progress: ProgressFn | None = None) -> IndexResult:
+    def reindex(
+        self,
+        rebuild: bool = False,
+        progress: ProgressFn | None = None,
+        attachment_progress: ProgressFn | None = None,
+    ) -> IndexResult:
         index = self.deps.index
         try:
             report = index.rebuild(progress) if rebuild else index.sync(progress)
@@ -105,6 +112,22 @@ class Maintenance:
             failed=report.failed,
             rebuilt=rebuild,
             elapsed_ms=round(report.elapsed_ms, 1),
+            attachments=self.index_attachments(attachment_progress),
+        )
+
+    def index_attachments(self, progress: ProgressFn | None = None) -> AttachmentsIndexed | None:
+        """Bring the attachments' text up to date (reading new and changed files in the
+        extraction pool); ``None`` when attachments are off or the vault has none."""
+        attachments = self.deps.attachments
+        if attachments is None:
+            return None
+        r = attachments.sync(progress)
+        if not attachments.store.exists():
+            return None
+        files, pages = attachments.store.counts()
+        issues = [AttachmentIssue(p, k, d) for p, k, d in r.problems]
+        return AttachmentsIndexed(
+            files, pages, r.added, r.updated, r.removed, r.extracted, r.elapsed_ms, issues
         )
 
     def startup_report(self, r: SyncReport) -> IndexResult:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from hoard.core.paths import normalize_note_path, normalize_rel_path
+
 AttachmentKind = Literal["pdf", "docx", "text", "html", "image"]
 
 KIND_BY_SUFFIX: dict[str, AttachmentKind] = {
@@ -64,6 +66,14 @@ def attachment_kind(path: str, ocr: bool = False) -> AttachmentKind | None:
 def is_attachment_path(path: str) -> bool:
     """Does ``path`` name a file of a kind hoard reads as an attachment (images included)?"""
     return attachment_kind(path, ocr=True) is not None
+
+
+def note_or_attachment_path(path: str) -> str:
+    """``path`` normalised as a note's (``.md``) or, when it names a kind of attachment,
+    as any file's; a claim's source or a read may be either."""
+    if isinstance(path, str) and is_attachment_path(path):
+        return normalize_rel_path(path)
+    return normalize_note_path(path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hoard.adapters.fs.vault import Vault
+from hoard.core.attachments import is_attachment_path
 from hoard.core.errors import HoardError, NotFound, PathRejected, TooLarge
 from hoard.core.note import revision_of
 
@@ -160,7 +161,8 @@ class HashCache:
                 return UNCHECKED
         cap = UNBUDGETED_FILE_CAP if budget is None else budget.remaining_bytes
         try:
-            rel, raw, size = self.vault.read_note(rel, max_bytes=cap + 1)
+            read = self.vault.read_file if is_attachment_path(rel) else self.vault.read_note
+            rel, raw, size = read(rel, max_bytes=cap + 1)
             if budget is None and size > cap:
                 raise TooLarge(f"{rel!r} is {size} bytes; hoard hashes notes up to {cap}", path=rel)
         except HoardError as exc:

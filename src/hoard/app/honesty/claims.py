@@ -23,9 +23,9 @@ from hoard.app.honesty.results import (
     ClaimRecordResult,
     ConflictingClaim,
 )
+from hoard.core.attachments import note_or_attachment_path
 from hoard.core.errors import InvalidArgument, NotFound
 from hoard.core.gates import require_scope
-from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller
 from hoard.core.reach import counts_as_hidden
 from hoard.core.times import iso_instant, parse_instant
@@ -99,7 +99,7 @@ class ClaimBook:
         )
         if start is not None and end is not None and end <= start:
             raise InvalidArgument("valid_until must be later than valid_from", field="valid_until")
-        rel = normalize_note_path(source_path)
+        rel = note_or_attachment_path(source_path)
         self.deps.access.check_visible(rel, caller=caller)
         revision = self.cache.revision(rel)
         claim_id = new_id(10)
@@ -177,7 +177,7 @@ class ClaimBook:
         wanted = None if subject is None else clean_text(subject, "subject")
         rel: str | None = None
         if source_path is not None:
-            rel = normalize_note_path(source_path)
+            rel = note_or_attachment_path(source_path)
             self.deps.access.check_visible(rel, caller=caller)
         rows, hidden = self._visible(self._rows(self.table.matching(wanted, rel)), caller)
         claims = [c for c, _ in rows]

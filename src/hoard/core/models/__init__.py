@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from hoard.core.models.maintenance import (
     AccessRequestResult,
+    AttachmentIssue,
+    AttachmentsIndexed,
     BrokenLink,
     CheckResult,
     CheckViolation,
@@ -53,6 +55,8 @@ from hoard.core.models.writing import (
 __all__ = [
     "AccessRequestResult",
     "ArchiveResult",
+    "AttachmentIssue",
+    "AttachmentsIndexed",
     "BrokenLink",
     "CheckResult",
     "CheckViolation",

@@ -33,6 +33,31 @@ class CheckResult:
     private_skipped: int
 
 
+@dataclass(frozen=True, slots=True)
+class AttachmentIssue:
+    """An attachment listed instead of indexed, and why (``too_large``,
+    ``too_many_pages``, ``encrypted``, ``malformed``, ``time``, ``memory``, ``unreadable``)."""
+
+    path: str
+    problem: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class AttachmentsIndexed:
+    """What ``hoard index`` did with the attachments."""
+
+    files: int
+    pages: int
+    added: int
+    updated: int
+    removed: int
+    extracted: int
+    """Files whose text was read now (the others came from the cache by their hash)."""
+    elapsed_ms: float
+    problems: list[AttachmentIssue]
+
+
 @dataclass(frozen=True)
 class IndexResult:
     notes: int
@@ -43,6 +68,8 @@ class IndexResult:
     rebuilt: bool
     elapsed_ms: float
     reason: str | None = None
+    attachments: AttachmentsIndexed | None = None
+    """Set by ``hoard index`` when the vault has attachments (``[attachments]`` on)."""
 
 
 @dataclass(frozen=True)

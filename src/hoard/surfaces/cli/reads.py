@@ -46,6 +46,7 @@ def add_parsers(sub: Any) -> None:
     part = p.add_mutually_exclusive_group()
     part.add_argument("--heading", help="only the section under HEADING (A#B: B inside A)")
     part.add_argument("--block", help="only the paragraph or list item marked ^BLOCK")
+    part.add_argument("--page", type=int, help="an attachment's (a PDF's...) page N only")
 
     p = sub.add_parser("list", help="list a folder of the vault (live, not the index)")
     add_common(p)
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         )
         emit(args, found, _print_search)
     elif cmd == "read":
-        part = {"heading": args.heading, "block": args.block}
+        part = {"heading": args.heading, "block": args.block, "page": args.page}
         read = hoard.reading.read(
             args.path, args.offset, args.max_bytes, caller=hoard.owner, **part
         )
@@ -101,10 +102,12 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
         emit(args, hoard.code.run(code, caller=hoard.owner), _print_run_js)
     elif cmd == "index":
         bar = Progress("rebuilding" if args.rebuild else "syncing")
+        reading = Progress("reading attachments")
         try:
-            result = hoard.maintenance.reindex(args.rebuild, bar)
+            result = hoard.maintenance.reindex(args.rebuild, bar, reading)
         finally:
             bar.finish()
+            reading.finish()
         emit(args, result, _print_index)
         _build_vectors(hoard)
     elif cmd == "check":
@@ -140,7 +143,8 @@ def _print_search(r: Any) -> None:
     if not r.results:
         print("no matches")
     for i, h in enumerate(r.results, start=1):
-        print(f"{i:2}. {h.path}  —  {h.title}  ({h.score:.3f})")
+        where = f", page {h.page}" if getattr(h, "page", None) else ""
+        print(f"{i:2}. {h.path}  —  {h.title}  ({h.score:.3f}{where})")
         if h.snippet:
             print(f"    {plain_text(h.snippet)}")
     if r.hidden_protected:
@@ -194,6 +198,15 @@ def _print_index(r: Any) -> None:
         f"{verb}: {r.notes} notes ({r.added} added, {r.updated} updated, {r.removed} removed,"
         f" {r.failed} unreadable) in {r.elapsed_ms:.0f} ms"
     )
+    a = r.attachments
+    if a is None:
+        return
+    print(
+        f"attachments: {a.files} files, {a.pages} pages ({a.added} added, {a.updated} updated,"
+        f" {a.removed} removed, {a.extracted} read) in {a.elapsed_ms:.0f} ms"
+    )
+    for issue in a.problems:
+        print(f"  not indexed: {issue.path}: {issue.problem}: {issue.detail}")
 
 
 def _print_check(r: Any) -> None:

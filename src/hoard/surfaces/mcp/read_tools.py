@@ -10,6 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from pydantic import Field
 
+from hoard.core.attachments import is_attachment_path
 from hoard.core.choices import RerankChoice, SearchMode, SemanticChoice
 from hoard.core.errors import HoardError, NotFound, Protected, TooLarge
 from hoard.core.models import (
@@ -42,7 +43,8 @@ DESCRIPTIONS = {
     "vault_read": "Read one note by its vault-relative path, with its revision (SHA-256 of the "
     "bytes) and parsed frontmatter. Large notes are read in byte ranges (offset, next_offset). "
     "Give heading (or A#B) or block (^id) to read just that section or block: part holds its "
-    "byte range in the file, for vault_edit's replace_section or replace_block.",
+    "byte range in the file, for vault_edit's replace_section or replace_block. An attachment "
+    "(PDF, Word, text, HTML) reads as its extracted text, one page with page.",
     "vault_list": "List a folder of the vault as it is on disk now (notes, folders, sizes, times).",
     "vault_links": "A note's outgoing wikilinks (resolved or broken) and the notes that link "
     "to it. Each link says how it resolved (resolved_by: path, name or a frontmatter alias); "
@@ -57,6 +59,7 @@ DESCRIPTIONS = {
 
 HEADING = "Read only the section under this heading (case-insensitive; A#B: B inside A)."
 BLOCK = "Read only the paragraph or list item marked with this block id (^id)."
+PAGE = "An attachment's page (a PDF's, a Word file's...) to read alone."
 
 FILTERS_HELP = (
     "Only notes whose frontmatter matches: type, status (a string or a list: any of), tags "
@@ -116,6 +119,8 @@ def register_search_and_read(host: ToolHost) -> None:
         )
 
     def small_note(path: object = None, **_: Any) -> bool:
+        if isinstance(path, str) and is_attachment_path(path):
+            return False  # its text may be extracted now, in the pool: a worker thread waits
         size = hoard.reading.note_size(path)
         return size is None or size <= INLINE_READ_BYTES
 
@@ -127,10 +132,11 @@ def register_search_and_read(host: ToolHost) -> None:
         max_bytes: Annotated[int | None, Field(ge=1, description="Most bytes to return.")] = None,
         heading: Annotated[str | None, Field(description=HEADING)] = None,
         block: Annotated[str | None, Field(description=BLOCK)] = None,
+        page: Annotated[int | None, Field(ge=1, description=PAGE)] = None,
     ) -> ReadResult:
         caller = host.caller_of(ctx)
         return hoard.reading.read(
-            path, offset, max_bytes, caller=caller, heading=heading, block=block
+            path, offset, max_bytes, caller=caller, heading=heading, block=block, page=page
         )
 
     @tool_result
