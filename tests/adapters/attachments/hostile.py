@@ -21,23 +21,35 @@ def _pack(bits: str) -> bytes:
     return bytes(out)
 
 
-def zeros_deflate(gigabytes: float) -> tuple[bytes, int]:
-    """A zlib stream that inflates to about ``gigabytes`` GB of zero bytes, built without
-    compressing them: one fixed-Huffman block of a literal 0 and back-references of 258
-    bytes, whose bits repeat every 8 references (13 bytes). ``(stream, inflated size)``."""
-    prefix = "1" + "10" + "00110000"  # BFINAL, BTYPE=01 (fixed), literal 0
-    head_bits = prefix + _MATCH * 24
-    packed = _pack(head_bits)
-    head, period = packed[:2], packed[2:15]
-    assert packed[15:28] == period
+def repeat_deflate(gigabytes: float, prefix: bytes = b"\0") -> tuple[bytes, int]:
+    """A zlib stream that inflates to ``prefix`` and then its last byte repeated to about
+    ``gigabytes`` GB, built without compressing anything: one fixed-Huffman block of
+    literals and back-references of 258 bytes at distance 1, whose bits repeat every 8
+    references (13 bytes). ``(stream, inflated size)``."""
+    assert prefix and max(prefix) < 144  # one 8-bit fixed code each
+    k = len(prefix)
+    literals = "".join(format(0x30 + b, "08b") for b in prefix)
+    packed = _pack("1" + "10" + literals + _MATCH * 24)  # BFINAL, BTYPE=01 (fixed)
+    head, period = packed[: k + 1], packed[k + 1 : k + 14]
+    assert packed[k + 14 : k + 27] == period
     groups = int(gigabytes * 1e9 / (258 * 8))
-    matches = 8 * groups
-    # The tiled bytes end 5 bits into reference number ``matches``; finish it, then end.
-    tail_bits = _MATCH[5:] + "0000000"
-    body = head + period * groups + _pack(tail_bits)
-    size = 1 + 258 * (matches + 1)
-    adler = (1 | ((size % 65521) << 16)) & 0xFFFFFFFF
-    return b"\x78\x01" + body + struct.pack(">I", adler), size
+    # The tiled bytes end 5 bits into reference number 8 * groups: finish it, then end.
+    body = head + period * groups + _pack(_MATCH[5:] + "0000000")
+    repeats = 258 * (8 * groups + 1)
+    return b"\x78\x01" + body + struct.pack(">I", _adler(prefix, repeats)), k + repeats
+
+
+def _adler(prefix: bytes, repeats: int) -> int:
+    """Adler-32 of ``prefix`` followed by its last byte ``repeats`` times, in closed form."""
+    mod = 65521
+    a, b = 1, 0
+    for byte in prefix:
+        a = (a + byte) % mod
+        b = (b + a) % mod
+    c = prefix[-1]
+    b = (b + repeats * a + c * (repeats * (repeats + 1) // 2)) % mod
+    a = (a + c * repeats) % mod
+    return (b << 16) | a
 
 
 def pdf_of(objects: list[bytes]) -> bytes:
@@ -61,7 +73,7 @@ FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
 
 def inflating_pdf(gigabytes: float = 4.0) -> bytes:
     """One page whose content stream inflates to ``gigabytes`` GB."""
-    stream, _ = zeros_deflate(gigabytes)
+    stream, _ = repeat_deflate(gigabytes)
     return pdf_of(
         [
             b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -98,11 +110,18 @@ def cyclic_pdf() -> bytes:
     )
 
 
+WORD_OPENING = (
+    b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+    b"<w:body><w:p><w:r><w:t>bomb "
+)
+
+
 def docx_zip_bomb(gigabytes: float = 2.0) -> bytes:
-    """A .docx whose ``word/document.xml`` inflates to ``gigabytes`` GB (zip's deflate is
-    raw deflate: the zlib header and checksum are cut off). Its directory claims a small
-    size and a zero CRC: a reader must trust neither."""
-    stream, size = zeros_deflate(gigabytes)
+    """A .docx whose ``word/document.xml`` inflates to ``gigabytes`` GB of well-formed XML
+    (an opened text run, then spaces); zip's deflate is raw deflate: the zlib header and
+    checksum are cut off. Its directory claims a small size and a zero CRC: a reader must
+    trust neither."""
+    stream, size = repeat_deflate(gigabytes, WORD_OPENING)
     out = io.BytesIO()
     central = [
         _local(out, b"[Content_Types].xml", 0, b"<Types/>", 8, zlib.crc32(b"<Types/>")),
