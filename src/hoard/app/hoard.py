@@ -110,13 +110,7 @@ class Hoard:
             if self.config.semantic.enabled
             else None
         )
-        self.attachments = (
-            Attachments(self.vault, self.state_dir, self.config.attachments)
-            if self.config.attachments.enabled
-            else None
-        )
-        if self.watcher is not None and self.attachments is not None:
-            self.watcher.on_other_files = self.attachments.kick
+        self.attachments = self._open_attachments()
         self.owner = OWNER
         self.access = Access(self.config, self.ledger)
         self.deps = Deps(
@@ -166,6 +160,16 @@ class Hoard:
             self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"),
             None if self.replica_link is None else self.replica_link.outbox,
         )
+
+    def _open_attachments(self) -> Attachments | None:
+        """Attachments' text (``None`` when ``[attachments] enabled = false``); the
+        watcher tells it when files that are not notes change."""
+        if not self.config.attachments.enabled:
+            return None
+        attachments = Attachments(self.vault, self.state_dir, self.config.attachments)
+        if self.watcher is not None:
+            self.watcher.on_other_files = attachments.kick
+        return attachments
 
     def _build_use_cases(self, code_workers: int) -> None:
         rr = self.config.rerank

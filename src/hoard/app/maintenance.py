@@ -122,12 +122,11 @@ class Maintenance:
         if attachments is None:
             return None
         r = attachments.sync(progress)
-        if not attachments.store.exists():
+        if not r.present:
             return None
-        files, pages = attachments.store.counts()
         issues = [AttachmentIssue(p, k, d) for p, k, d in r.problems]
         return AttachmentsIndexed(
-            files, pages, r.added, r.updated, r.removed, r.extracted, r.elapsed_ms, issues
+            r.files, r.total_pages, r.added, r.updated, r.removed, r.extracted, r.elapsed_ms, issues
         )
 
     def startup_report(self, r: SyncReport) -> IndexResult:

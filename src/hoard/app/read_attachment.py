@@ -5,14 +5,26 @@ when asked; in byte ranges like a note. Its revision is the SHA-256 of the file'
 from __future__ import annotations
 
 from hoard.app.deps import Deps
-from hoard.core.attachments import Extracted, joined_text
+from hoard.core.attachments import Extracted, is_attachment_path, joined_text
 from hoard.core.byte_window import utf8_window
 from hoard.core.errors import InvalidArgument, IoError, NotFound, TooLarge
 from hoard.core.models import ReadResult
 
 
-def read_attachment(deps: Deps, rel: str, offset: int, window: int, page: int | None) -> ReadResult:
+def read_attachment(
+    deps: Deps,
+    rel: str,
+    offset: int,
+    window: int,
+    page: int | None,
+    heading: str | None = None,
+    block: str | None = None,
+) -> ReadResult:
     """``rel`` (normalised, visible to the caller) read as an attachment."""
+    if not is_attachment_path(rel):
+        raise InvalidArgument("page is for attachments (PDF, Word...); a note has none")
+    if heading is not None or block is not None:
+        raise InvalidArgument("an attachment has no headings or blocks; give a page")
     if deps.attachments is None:
         raise NotFound(f"{rel!r} is not a note ([attachments] enabled = false)", path=rel)
     found = deps.attachments.text_of(rel)

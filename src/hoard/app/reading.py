@@ -11,7 +11,7 @@ from hoard.adapters.index.rows import frontmatter_of
 from hoard.app.deps import Deps
 from hoard.app.honesty import Budget, Honesty
 from hoard.app.read_attachment import read_attachment
-from hoard.core.attachments import is_attachment_path
+from hoard.core.attachments import is_attachment_path, note_or_attachment_path
 from hoard.core.byte_window import utf8_window
 from hoard.core.errors import HoardError, InvalidArgument, NotFound, Protected, TooLarge
 from hoard.core.models import (
@@ -64,19 +64,15 @@ class Reading:
         of it."""
         self.deps.access.require("read", caller=caller)
         attachment = isinstance(path, str) and is_attachment_path(path)
-        rel_asked = normalize_rel_path(path) if attachment else normalize_note_path(path)
+        rel_asked = note_or_attachment_path(path)
         self.deps.access.check_visible(rel_asked, caller=caller)
         ceiling = self.deps.config.limits.read_max_bytes
         offset = whole_number(offset, "offset", 0)
         window = (
             ceiling if max_bytes is None else min(whole_number(max_bytes, "max_bytes", 1), ceiling)
         )
-        if attachment:
-            if heading is not None or block is not None:
-                raise InvalidArgument("an attachment has no headings or blocks; give a page")
-            return read_attachment(self.deps, rel_asked, offset, window, page)
-        if page is not None:
-            raise InvalidArgument("page is for attachments (PDF, Word...); a note has none")
+        if attachment or page is not None:
+            return read_attachment(self.deps, rel_asked, offset, window, page, heading, block)
         rel, raw, size = self.deps.vault.read_note(path, max_bytes=READ_HARD_CAP + 1)
         if size > READ_HARD_CAP:
             raise TooLarge(

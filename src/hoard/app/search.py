@@ -125,16 +125,7 @@ class SearchFlow:
         req = self._request(args, fetch + offset, allowed, flt, side)
         outcome, error, blended = self._blended(req)
         if flt is None:  # attachments have no frontmatter to filter on
-            outcome = with_attachments(
-                outcome,
-                self.deps.attachments,
-                args.query,
-                args.mode,
-                req.limit,
-                args.folder,
-                allowed,
-                self.deps.config.search,
-            )
+            outcome = self._with_attachments(outcome, args, req)
         contested = is_contested(outcome.hits)
         step = self._rerank_step(reranker, args, contested, outcome, caller)
         hits = self._with_synthesis_warnings(step.hits[offset : offset + args.limit], caller)
@@ -154,6 +145,20 @@ class SearchFlow:
             + unfiltered(flt, error),
             next_offset=offset + args.limit if len(outcome.hits) >= req.limit else None,
             semantic_weight=side.weight if blended else None,
+        )
+
+    def _with_attachments(
+        self, outcome: SearchOutcome, args: SearchArgs, req: SearchRequest
+    ) -> SearchOutcome:
+        return with_attachments(
+            outcome,
+            self.deps.attachments,
+            args.query,
+            args.mode,
+            req.limit,
+            args.folder,
+            req.visible,
+            self.deps.config.search,
         )
 
     def _request(

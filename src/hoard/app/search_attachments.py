@@ -5,13 +5,11 @@ Their score is BM25 over the page text with the notes' tokenizer, so it sits on 
 of a note's body score (a note's title and tags weigh more). The same access rules as for
 notes, by path: a protected attachment is hidden and counted, a caller's folders bound it.
 A search never fails because of an attachment: a broken ``attachments.db`` is logged and
-the notes answer alone.
+the notes answer alone (see :meth:`~hoard.adapters.attachments.indexer.Attachments.search`).
 """
 
 from __future__ import annotations
 
-import logging
-import sqlite3
 from dataclasses import replace
 
 from hoard.adapters.attachments.indexer import Attachments
@@ -21,8 +19,6 @@ from hoard.core.models import SearchHit
 from hoard.core.query import build_groups, parse_natural
 from hoard.core.reach import counts_as_hidden
 from hoard.core.snippet import best_window
-
-log = logging.getLogger("hoard.attachments")
 
 
 def attachment_expression(query: str, mode: str, search: SearchConfig) -> tuple[str, list[str]]:
@@ -56,11 +52,7 @@ def with_attachments(
     expr, terms = attachment_expression(query, mode, search)
     if not expr:
         return outcome
-    try:
-        found = attachments.search(expr, fetch, folder)
-    except sqlite3.Error as exc:
-        log.warning("attachments left out of a search: %s", exc)
-        return outcome
+    found = attachments.search(expr, fetch, folder)
     hits: list[SearchHit] = []
     hidden = 0
     for page in found:

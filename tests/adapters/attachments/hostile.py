@@ -64,7 +64,9 @@ def pdf_of(objects: list[bytes]) -> bytes:
     out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
     for off in offsets:
         out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+    out.write(
+        b"trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    )
     return out.getvalue()
 
 
@@ -91,7 +93,10 @@ def inflating_pdf(gigabytes: float = 4.0) -> bytes:
 def many_pages_pdf(pages: int = 100_000) -> bytes:
     """``pages`` empty pages in one flat page tree."""
     kids = b" ".join(b"%d 0 R" % (3 + i) for i in range(pages))
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % pages]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % pages,
+    ]
     objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"] * pages
     return pdf_of(objects)
 
@@ -147,7 +152,7 @@ def _local(out: io.BytesIO, name: bytes, method: int, body: bytes, size: int, cr
 def entity_bomb_docx() -> bytes:
     """A .docx whose document is the billion-laughs XML entity bomb."""
     lol = ['<!ENTITY lol0 "lol">'] + [
-        f'<!ENTITY lol{i} "{"&lol%d;" % (i - 1) * 10}">' for i in range(1, 10)
+        f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10)
     ]
     xml = (
         '<?xml version="1.0"?><!DOCTYPE w:document [' + "".join(lol) + "]>"
@@ -167,5 +172,10 @@ def huge_png(width: int = 30_000, height: int = 30_000) -> bytes:
     chunk = b"IHDR" + ihdr
     body = struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
     idat = zlib.compress(b"\x00" * 1024)
-    body += struct.pack(">I", len(idat)) + b"IDAT" + idat + struct.pack(">I", zlib.crc32(b"IDAT" + idat))
+    body += (
+        struct.pack(">I", len(idat))
+        + b"IDAT"
+        + idat
+        + struct.pack(">I", zlib.crc32(b"IDAT" + idat))
+    )
     return b"\x89PNG\r\n\x1a\n" + body

@@ -46,7 +46,7 @@ def test_a_word_file_is_cut_into_pages_at_its_page_breaks(pool):
 
 
 def test_text_csv_and_html_give_their_text(pool):
-    csv = extract(pool, "text", "name,animal\nann,wombat\n".encode())
+    csv = extract(pool, "text", b"name,animal\nann,wombat\n")
     html = extract(
         pool,
         "html",

@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import shutil
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -49,6 +50,12 @@ class AttachmentReport:
     elapsed_ms: float = 0.0
     problems: list[tuple[str, str, str]] = field(default_factory=list)
     """``(path, problem, detail)`` of every attachment listed instead of indexed."""
+    present: bool = False
+    """The vault has (or had) attachments: ``attachments.db`` is there."""
+    files: int = 0
+    """Attachments known after the walk (indexed or listed)."""
+    total_pages: int = 0
+    """Pages indexed after the walk."""
 
 
 def limits_of(cfg: AttachmentsConfig) -> AttachmentLimits:
@@ -117,7 +124,11 @@ class Attachments:
                 report.updated += rel in known
                 report.added += rel not in known
             report.removed = len(gone)
+            if gone or changed:
+                self.store.drop_orphans()
             report.problems = self.store.problems()
+            report.present = True
+            report.files, report.total_pages = self.store.counts()
         report.elapsed_ms = round((time.perf_counter() - t0) * 1000, 1)
         return report
 
@@ -169,10 +180,18 @@ class Attachments:
         return found
 
     def search(self, expr: str, limit: int, folder: str | None) -> list[PageHit]:
-        """Attachment pages matching an FTS5 expression (none while nothing is indexed)."""
-        if not self._ready(create=False) or self.store.page_count() == 0:
-            return []
-        return self.store.search(expr, limit, folder)
+        """Attachment pages matching an FTS5 expression (none while nothing is indexed).
+        Never fails: an expression the pages cannot take (an ``fts`` query naming a note's
+        column) or a broken ``attachments.db`` finds nothing, and the latter is logged."""
+        try:
+            if not self._ready(create=False) or self.store.page_count() == 0:
+                return []
+            return self.store.search(expr, limit, folder)
+        except sqlite3.OperationalError as exc:
+            log.debug("attachments left out of a search: %s", exc)
+        except sqlite3.Error as exc:
+            log.warning("attachments left out of a search: %s", exc)
+        return []
 
     def problems(self) -> list[tuple[str, str, str]]:
         return self.store.problems() if self._ready(create=False) else []

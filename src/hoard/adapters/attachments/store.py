@@ -219,14 +219,19 @@ class AttachmentStore:
                 tx.execute("INSERT INTO pages_fts(rowid, body) VALUES(?,?)", (cur.lastrowid, body))
 
     def remove_files(self, paths: list[str]) -> None:
-        """Forget these paths, and the texts no file has any more."""
         with self.transaction() as tx:
             tx.executemany("DELETE FROM files WHERE path=?", [(p,) for p in paths])
+
+    def drop_orphans(self) -> int:
+        """Forget the texts no file has any more (a file renamed keeps its text: run this
+        after the new paths are in)."""
+        with self.transaction() as tx:
             orphans = tx.execute(
                 "SELECT sha256 FROM texts WHERE sha256 NOT IN (SELECT sha256 FROM files)"
             ).fetchall()
             for (sha,) in orphans:
                 _delete_text(tx, sha)
+        return len(orphans)
 
     # -- reads -------------------------------------------------------------------------------
 

@@ -39,12 +39,13 @@ NotePath = Annotated[str, Field(description="Vault-relative note path, e.g. tech
 DESCRIPTIONS = {
     "vault_search": "Ranked full-text search over the vault's notes (BM25, stemming, typo "
     "tolerance). Returns paths, titles, scores and snippets to cite; read the notes you need "
-    "next.",
+    'next. Attachments (PDF, Word, text, HTML) are found by their text: kind "attachment" and '
+    "the page.",
     "vault_read": "Read one note by its vault-relative path, with its revision (SHA-256 of the "
-    "bytes) and parsed frontmatter. Large notes are read in byte ranges (offset, next_offset). "
+    "bytes) and parsed frontmatter (an attachment: its extracted text, page by page, and the "
+    "file's SHA-256). Large notes are read in byte ranges (offset, next_offset). "
     "Give heading (or A#B) or block (^id) to read just that section or block: part holds its "
-    "byte range in the file, for vault_edit's replace_section or replace_block. An attachment "
-    "(PDF, Word, text, HTML) reads as its extracted text, one page with page.",
+    "byte range in the file, for vault_edit's replace_section or replace_block.",
     "vault_list": "List a folder of the vault as it is on disk now (notes, folders, sizes, times).",
     "vault_links": "A note's outgoing wikilinks (resolved or broken) and the notes that link "
     "to it. Each link says how it resolved (resolved_by: path, name or a frontmatter alias); "
