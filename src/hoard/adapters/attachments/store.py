@@ -281,23 +281,38 @@ class AttachmentStore:
 
     def search(self, expr: str, limit: int, folder: str | None) -> list[PageHit]:
         """Pages matching the FTS5 expression ``expr``, best first, the best page of each
-        file once."""
-        sql = (
-            "SELECT f.path, p.page, -bm25(pages_fts) AS score, p.body FROM pages_fts"
-            " JOIN pages p ON p.id = pages_fts.rowid JOIN files f ON f.sha256 = p.sha256"
-            " WHERE pages_fts MATCH ?"
-        )
-        args: list[object] = [expr]
+        file once. FTS5 ranks the pages on its own first (its top-N is cheaper than ranking
+        the join); a folder filter ranks the pages inside it."""
+        args: list[object]
         if folder:
-            sql += " AND (f.folder = ? OR f.folder LIKE ? ESCAPE '\\')"
-            args += [folder, _like_prefix(folder) + "/%"]
-        sql += " ORDER BY bm25(pages_fts) LIMIT ?"
-        args.append(limit * 5)
-        best: dict[str, PageHit] = {}
-        for path, page, score, body in self.reader().execute(sql, args):
+            sql = (
+                "SELECT f.path, p.page, -bm25(pages_fts), p.id FROM pages_fts"
+                " JOIN pages p ON p.id = pages_fts.rowid JOIN files f ON f.sha256 = p.sha256"
+                " WHERE pages_fts MATCH ? AND (f.folder = ? OR f.folder LIKE ? ESCAPE '\\')"
+                " ORDER BY bm25(pages_fts) LIMIT ?"
+            )
+            args = [expr, folder, _like_prefix(folder) + "/%", limit * 5]
+        else:
+            sql = (
+                "WITH top AS (SELECT rowid AS id, rank FROM pages_fts WHERE pages_fts MATCH ?"
+                " ORDER BY rank LIMIT ?)"
+                " SELECT f.path, p.page, -top.rank, p.id FROM top JOIN pages p ON p.id = top.id"
+                " JOIN files f ON f.sha256 = p.sha256 ORDER BY top.rank"
+            )
+            args = [expr, limit * 5]
+        conn = self.reader()
+        best: dict[str, tuple[str, int, float, int]] = {}
+        for path, page, score, page_id in conn.execute(sql, args):
             if path not in best:
-                best[path] = PageHit(path, int(page), float(score), body)
-        return list(best.values())[:limit]
+                best[path] = (path, int(page), float(score), int(page_id))
+        chosen = list(best.values())[:limit]
+        marks = ",".join("?" * len(chosen))
+        bodies = dict(
+            conn.execute(
+                f"SELECT id, body FROM pages WHERE id IN ({marks})", [c[3] for c in chosen]
+            )
+        )
+        return [PageHit(path, page, score, bodies.get(i, "")) for path, page, score, i in chosen]
 
 
 def _like_prefix(s: str) -> str:

@@ -14,7 +14,7 @@ from hoard.core.choices import ArchiveReason, values
 from hoard.core.plain import plain_text
 from hoard.core.segment import query_runs
 from hoard.core.snippet import match_spans
-from hoard.surfaces.web.markdown import note_href
+from hoard.surfaces.web.markdown import file_href, note_href
 from hoard.surfaces.web.words import refusal_of
 
 _WORD = re.compile(r"\w+")
@@ -108,6 +108,16 @@ def short(value: Any, n: int = 12) -> str:
     return "" if value is None else str(value)[:n]
 
 
+def hit_href(hit: Any) -> str:
+    """Where a search hit links: a note's page, or an attachment's file (its page for a PDF)."""
+    if getattr(hit, "kind", None) != "attachment":
+        return note_href(hit.path)
+    page = getattr(hit, "page", None)
+    return file_href(hit.path) + (
+        f"#page={page}" if page and hit.path.lower().endswith(".pdf") else ""
+    )
+
+
 def install(env: Environment) -> None:
     env.filters.update(
         when=when,
@@ -120,4 +130,5 @@ def install(env: Environment) -> None:
         refusal=refusal_of,
     )
     env.globals["note_href"] = note_href
+    env.globals["hit_href"] = hit_href
     env.globals["archive_reasons"] = values(ArchiveReason)
