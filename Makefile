@@ -6,7 +6,7 @@ STATE  ?= .state/example
 VAULT  ?= examples/vault
 
 .PHONY: serve signin-link install-user test lint typecheck unit unit-slow unit-postgres install bench bench-core bench-replicas bench-web scale quality clean \
-	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party
+	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party bench-attachments
 
 $(BIN)/hoard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -157,6 +157,12 @@ bench-replicas: install
 
 bench-web: install
 	$(BIN)/python bench/web_bench.py --vault $(BENCH_VAULT) $(ARGS)
+
+# The cost of attachments (bench/attachments.py): extraction pages/s, the index build with and
+# without 200 generated PDFs, search p50 with and without them; receipt
+# bench/receipts/attachments-<date>.json.
+bench-attachments: install
+	$(BIN)/python bench/attachments.py --receipt bench/receipts/attachments-$$(date -u +%Y-%m-%d).json $(ARGS)
 
 quality: install
 	$(BIN)/python bench/quality.py --all $(ARGS)

@@ -17,13 +17,15 @@ with fpdf2 (a dev dependency). Then, each from an empty state folder:
 
 Search: ``--queries`` natural queries (two words of a note's title), run in turns on the
 hoard without and the hoard with attachments (one of each per query, so load shifts both
-alike): p50/p95 of each. Prints a table; the receipt goes to a temporary folder unless
+alike): p50/p95 of each. The machine may be shared: the receipt keeps the load average before
+and after, and the figures move with it. Prints a table; the receipt goes to a temporary folder unless
 ``--receipt`` names a file (``bench/receipts/attachments-<date>.json`` for the record).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import tempfile
 import time
@@ -131,6 +133,7 @@ def main() -> int:
 
 
 def run(tmp: Path, args: argparse.Namespace) -> int:
+    args.load_before = os.getloadavg()
     vault = tmp / "vault"
     generate_vault(vault, args.notes, seed=SEED)
     t0 = time.perf_counter()
@@ -195,6 +198,8 @@ def report(
         "pages": written,
         "build": {"without": without, "with": with_, "cached": cached},
         "search": search,
+        "load_before": list(args.load_before),
+        "load_after": list(os.getloadavg()),
     }
     where = args.receipt or TEMP_RECEIPTS / f"attachments-{today()}.json"
     print(f"receipt: {write_receipt('attachments', receipt, where)}")
