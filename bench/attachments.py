@@ -17,9 +17,10 @@ with fpdf2 (a dev dependency). Then, each from an empty state folder:
 
 Search: ``--queries`` natural queries (two words of a note's title), run in turns on the
 hoard without and the hoard with attachments (one of each per query, so load shifts both
-alike): p50/p95 of each. The machine may be shared: the receipt keeps the load average before
-and after, and the figures move with it. Prints a table; the receipt goes to a temporary folder unless
-``--receipt`` names a file (``bench/receipts/attachments-<date>.json`` for the record).
+alike): p50/p95 of each. The machine may be shared: the receipt keeps the load average
+before and after, and the figures move with it. Prints a table; the receipt goes to a
+temporary folder unless ``--receipt`` names a file (``bench/receipts/attachments-<date>.json``
+for the record).
 """
 
 from __future__ import annotations
