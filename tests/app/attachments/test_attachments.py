@@ -266,3 +266,20 @@ def test_attachments_can_be_turned_off(papers, vault, open_hoard, state_dir):
     assert h.searching.search("quokka", caller=OWNER).results == []
     with pytest.raises(NotFound):
         h.reading.read("papers/survey.pdf", caller=OWNER)
+
+
+def test_a_damaged_attachment_cache_is_made_anew_by_the_next_walk(
+    papers, open_hoard, state_dir, caplog
+):
+    indexed(open_hoard()).close()
+    db = state_dir / "attachments.db"
+    with db.open("r+b") as f:
+        f.seek(4096)
+        f.write(b"\xff" * 8192)
+    h = open_hoard()
+
+    result = h.maintenance.reindex()
+
+    assert "making attachments.db anew" in caplog.text
+    assert result.attachments is not None and result.attachments.files == 4
+    assert h.searching.search("quokka", caller=OWNER).results[0].path == "papers/survey.pdf"

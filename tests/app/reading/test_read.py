@@ -189,7 +189,7 @@ def test_a_missing_note_is_not_found(write_note, open_hoard):
         ".obsidian/workspace.md",
         "tech/.hidden.md",
         "x\x00.md",
-        "tech/a.txt",
+        "tech/a.json",  # a file hoard reads neither as a note nor as an attachment
         "",
         "tech/",
         "C:/x.md",

@@ -145,7 +145,7 @@ def test_a_path_outside_the_vault_is_400_path_rejected(api: Api) -> None:
     r = api.client("reader").get("/notes/tech%2F..%2F..%2Fetc%2Fpasswd")
     assert r.status_code in (400, 404)
     assert r.json()["error"] in ("path_rejected", "not_found")
-    _error(api.client("reader").get("/notes/tech/hub.txt"), 400, "path_rejected")
+    _error(api.client("reader").get("/notes/tech/hub.json"), 400, "path_rejected")
 
 
 def test_a_protected_note_is_403_protected_without_a_grant(api: Api) -> None:

@@ -103,7 +103,19 @@ class Attachments:
     # -- the walk --------------------------------------------------------------------------
 
     def sync(self, progress: Progress | None = None) -> AttachmentReport:
-        """Bring the cache in step with the files; what changed and what is listed."""
+        """Bring the cache in step with the files; what changed and what is listed. A
+        damaged ``attachments.db`` is made anew and every file read again."""
+        try:
+            return self._sync(progress)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            log.warning("making attachments.db anew: %s", exc)
+            with self._sync_lock:
+                self.store.reset()
+            return self._sync(progress)
+
+    def _sync(self, progress: Progress | None) -> AttachmentReport:
         t0 = time.perf_counter()
         with self._sync_lock:
             on_disk = scan_files(self.vault, self._accept)

@@ -104,8 +104,9 @@ class AttachmentStore:
         return self.path.is_file()
 
     def open(self) -> None:
-        """Create the file, or check the one there: a broken, foreign or older one is made
-        anew (its texts are read again). Problems met under other limits are forgotten, so
+        """Create the file, or check the one there: an unreadable, foreign or older one is
+        made anew (its texts are read again; damage found later, by a walk, does the same,
+        see :meth:`reset`). Problems met under other limits are forgotten, so
         a raised limit reads those files again."""
         with self._lock:
             problem = self._problem() if self.path.exists() else "missing"
@@ -129,14 +130,16 @@ class AttachmentStore:
                 row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
                 if row is None or row[0] != VERSION:
                     return "another version"
-                check = conn.execute("PRAGMA quick_check").fetchone()
-                if not check or check[0] != "ok":
-                    return "quick_check failed"
             finally:
                 conn.close()
         except sqlite3.Error as exc:
             return f"unusable ({exc})"
         return None
+
+    def reset(self) -> None:
+        """Make the file anew, empty (a damaged cache is not repaired: it is read again)."""
+        with self._lock:
+            self._reset()
 
     def _reset(self) -> None:
         self.close()

@@ -43,7 +43,7 @@ class AttachmentIssue:
     detail: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttachmentsIndexed:
     """What ``hoard index`` did with the attachments."""
 
