@@ -133,14 +133,18 @@ class Hoard:
             self.replica_link.start(self.index.refresh_paths, self.keeper.missed_write)
         self._recover_at_startup()
         if watch:
-            self.sync.start()
-            self.keeper.start_background_check(self.searcher.vocab)
-            if self.attachments is not None:
-                self.attachments.start()
-            if self.semantic is not None:
-                # A server embeds in the background; a one-shot CLI process loads the model
-                # when a command needs it and uses the vectors already there.
-                self.semantic.start()
+            self._start_background()
+
+    def _start_background(self) -> None:
+        """A server's background work: sync, the index's deep check, attachments' text and
+        the embeddings (a one-shot CLI process loads the model when a command needs it and
+        uses the vectors already there)."""
+        self.sync.start()
+        self.keeper.start_background_check(self.searcher.vocab)
+        if self.attachments is not None:
+            self.attachments.start()
+        if self.semantic is not None:
+            self.semantic.start()
 
     def _open_shared(self, replica: str | None) -> None:
         """The shared state and the ledger on it; with a PostgreSQL store, this replica's
