@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from hoard.adapters.oauth_store import MIGRATIONS, OAuthStore, digest
+from hoard.adapters.store.sqlite_db import SqliteDatabase
 from hoard.core.oauth_records import IssuedToken
 
 EARLIER_TOKENS = """
@@ -17,6 +18,10 @@ CREATE TABLE tokens (
   expires_at REAL NOT NULL, resource TEXT, revoked INTEGER NOT NULL DEFAULT 0
 );
 """
+
+
+def opened(path: Path) -> OAuthStore:
+    return OAuthStore(SqliteDatabase(path, MIGRATIONS))
 
 
 def issued(kind: str, grant: str) -> IssuedToken:
@@ -33,7 +38,7 @@ def test_a_store_of_the_earlier_schema_is_upgraded_and_keeps_its_tokens(tmp_path
             (digest("old-refresh"), time.time() + 60),
         )
     db.close()
-    store = OAuthStore(path)
+    store = opened(path)
     kept = store.token("old-refresh", "refresh")
     assert kept is not None and kept.grant_id == "g1" and kept.scopes == ("read",)
     assert store.rotated("old-refresh") is None
@@ -44,11 +49,11 @@ def test_a_store_of_the_earlier_schema_is_upgraded_and_keeps_its_tokens(tmp_path
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     db.close()
-    assert OAuthStore(path).rotated("old-refresh") == rotated  # opened again: nothing changes
+    assert opened(path).rotated("old-refresh") == rotated  # opened again: nothing changes
 
 
 def test_a_rotated_refresh_token_is_told_apart_from_a_revoked_one(tmp_path: Path) -> None:
-    store = OAuthStore(tmp_path / "oauth.db")
+    store = opened(tmp_path / "oauth.db")
     store.save_token("spent", issued("refresh", "g1"))
     store.save_token("revoked", issued("refresh", "g2"))
     store.save_token("access", issued("access", "g2"))

@@ -116,9 +116,49 @@ def _entry_object(e: TokenEntry) -> dict[str, Any]:
     return out
 
 
+def holder_of(entries: list[TokenEntry], token: str) -> Caller | None:
+    """The caller ``token`` belongs to, compared with *every* digest in constant time."""
+    presented = digest(token)
+    found: TokenEntry | None = None
+    for entry in entries:
+        if hmac.compare_digest(presented, entry.sha256) and found is None:
+            found = entry
+    return found.caller() if found is not None else None
+
+
+def new_entry(
+    name: str, scopes: str, write_mode: str, confirm_own: bool, read: str, write: str
+) -> tuple[TokenEntry, str]:
+    """A new caller (checked) and its token, which nothing keeps but its digest."""
+    if not name or any(c.isspace() for c in name) or len(name) > 64:
+        raise InvalidArgument("a caller name is 1-64 characters without white space")
+    try:
+        scope_set = parse_scopes(scopes)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from exc
+    if write_mode not in WRITE_MODES:
+        raise InvalidArgument("--write-mode must be direct or propose")
+    try:
+        reads, writes = checked_reach(read, write)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from exc
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    entry = TokenEntry(
+        name,
+        digest(token),
+        tuple(s for s in SCOPES if s in scope_set),
+        write_mode,
+        bool(confirm_own),
+        reads,
+        writes,
+    )
+    return entry, token
+
+
 class TokenStore:
     def __init__(self, path: Path, strict: bool = False) -> None:
         self.path = path
+        self.where = str(path)
         self.strict = strict
         self._lock = threading.Lock()
         self._sig: tuple[int, int, int, int] | None = None
@@ -193,15 +233,10 @@ class TokenStore:
 
     def verify(self, token: str) -> Caller | None:
         """The caller a presented token belongs to, in constant time over the digests."""
-        presented = digest(token)
         with self._lock:
             self._refresh()
             entries = self._entries if (self._problem is None or not self.strict) else []
-        found: TokenEntry | None = None
-        for entry in entries:
-            if hmac.compare_digest(presented, entry.sha256) and found is None:
-                found = entry
-        return found.caller() if found is not None else None
+        return holder_of(entries, token)
 
     def entries(self) -> list[TokenEntry]:
         with self._lock:
@@ -250,33 +285,15 @@ class TokenStore:
         read: str = "",
         write: str = "",
     ) -> tuple[TokenEntry, str]:
-        if not name or any(c.isspace() for c in name) or len(name) > 64:
-            raise InvalidArgument("a caller name is 1-64 characters without white space")
-        try:
-            scope_set = parse_scopes(scopes)
-        except ValueError as exc:
-            raise InvalidArgument(str(exc)) from exc
-        if write_mode not in WRITE_MODES:
-            raise InvalidArgument("--write-mode must be direct or propose")
-        try:
-            reads, writes = checked_reach(read, write)
-        except ValueError as exc:
-            raise InvalidArgument(str(exc)) from exc
+        entry, token = new_entry(name, scopes, write_mode, confirm_own, read, write)
         entries = self._read_for_update()
         if any(e.name == name for e in entries):
             raise Exists(f"caller {name!r} already has a token; revoke it first", None)
-        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        entry = TokenEntry(
-            name,
-            digest(token),
-            tuple(s for s in SCOPES if s in scope_set),
-            write_mode,
-            bool(confirm_own),
-            reads,
-            writes,
-        )
         self._write([*entries, entry])
         return entry, token
+
+    def close(self) -> None:
+        """Nothing is held open between calls."""
 
     def revoke(self, name: str) -> None:
         entries = self._read_for_update()

@@ -26,7 +26,8 @@ from hoard.adapters.search.fallback import SubstringSearcher
 from hoard.adapters.search.fts import Fts5Searcher
 from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.adapters.semantic.service import Semantic
-from hoard.adapters.sessions import SessionStore
+from hoard.adapters.sessions import MIGRATIONS as SESSION_MIGRATIONS
+from hoard.adapters.sessions import SESSIONS_FILE, SessionStore
 from hoard.adapters.store.replica import ReplicaLink
 from hoard.adapters.store.shared import SharedStore, default_replica_name, store_url
 from hoard.app.access import Access
@@ -40,6 +41,7 @@ from hoard.app.git_history import GitHistory
 from hoard.app.honesty import Honesty
 from hoard.app.maintenance import Maintenance
 from hoard.app.move import Moves
+from hoard.app.oauth_grants import GrantStore, open_grants
 from hoard.app.orientation.briefing import Briefer
 from hoard.app.orientation.chat import ChatTools
 from hoard.app.orientation.context import NoteContext
@@ -209,6 +211,7 @@ class Hoard:
         }
         self.code = CodeRunner(self.read_methods, code_workers)
         self._session_store: SessionStore | None = None
+        self._grant_store: GrantStore | None = None
 
     def change_feed(self) -> ChangeFeed:
         """A new feed of the notes that change from now on (resource subscriptions)."""
@@ -221,9 +224,16 @@ class Hoard:
         which the server opens, so they are built on demand. ``private_writes``: the
         owner's sessions may change private notes (a server only this machine reaches)."""
         if self._session_store is None:
-            self._session_store = SessionStore(self.state_dir / "web.db")
+            db = self.shared.database("sessions", SESSION_MIGRATIONS, SESSIONS_FILE)
+            self._session_store = SessionStore(db)
         desk = OwnerDesk(self.deps, tokens, self.sync.open_conflicts)
         return Sessions(self.deps, self._session_store, tokens, private_writes=private_writes), desk
+
+    def grant_store(self) -> GrantStore:
+        """What the OAuth issuer keeps (opened on first use; the replicas share it)."""
+        if self._grant_store is None:
+            self._grant_store = open_grants(self.shared)
+        return self._grant_store
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be
@@ -265,6 +275,8 @@ class Hoard:
             self.keeper.wait_for_repair()
         if self._session_store is not None:
             self._session_store.close()
+        if self._grant_store is not None:
+            self._grant_store.close()
         if self.semantic is not None:
             self.semantic.close()
         self.index.close()

@@ -4,7 +4,8 @@ The OAuth provider (the MCP SDK's authorization-server interface, in
 ``surfaces/oauth``) decides; it keeps registered clients, pending consent requests,
 authorization codes and issued tokens in a :class:`GrantStore` that :func:`open_grants`
 returns (the port; :class:`~hoard.adapters.oauth_store.OAuthStore` is the adapter behind it,
-one SQLite file in the state folder). Secrets are kept only as digests.
+``oauth.db`` in the state folder or the shared store of a vault's replicas). Secrets are kept
+only as digests.
 
 Two decisions live here rather than in the provider, so every surface makes them alike:
 what a replayed rotated refresh token does (:meth:`GrantAudit.refresh_replayed`: the grant's
@@ -15,15 +16,13 @@ of a client may revoke (:func:`revoke_for_client`: only a token issued to that c
 from __future__ import annotations
 
 from enum import Enum
-from pathlib import Path
 from typing import Any, Protocol
 
 from hoard.adapters.ledger.records import Records
 from hoard.adapters.ledger.store import Ledger
-from hoard.adapters.oauth_store import OAuthStore
+from hoard.adapters.oauth_store import GRANTS_FILE, MIGRATIONS, OAuthStore
+from hoard.adapters.store.shared import SharedStore
 from hoard.core.oauth_records import IssuedToken, StoredCode
-
-GRANTS_FILE = "oauth.db"
 
 
 class GrantStore(Protocol):
@@ -64,10 +63,13 @@ class GrantStore(Protocol):
 
     def revoke_grant_of(self, token: str) -> int: ...
 
+    def close(self) -> None: ...
 
-def open_grants(state_dir: Path) -> GrantStore:
-    """The issuer's store in ``state_dir`` (made on first use, readable by the owner only)."""
-    return OAuthStore(state_dir / GRANTS_FILE)
+
+def open_grants(shared: SharedStore) -> GrantStore:
+    """The issuer's store: ``oauth.db`` of the state folder (made on first use, readable by
+    the owner only), or the ``oauth`` tables of the replicas' shared store."""
+    return OAuthStore(shared.database("oauth", MIGRATIONS, GRANTS_FILE))
 
 
 REUSE_TOOL = "oauth_refresh_reuse"

@@ -20,13 +20,17 @@ from hoard.surfaces.mcp.stdio import run_stdio
 def connect_help(
     vault: Path,
     state_dir: Path,
-    tokens: Path,
+    tokens: Path | str,
     http: tuple[str, int] | None,
     token: str | None = None,
+    *,
+    tokens_file: bool = True,
 ) -> str:
     """How to connect, for a person reading the terminal (printed on stderr): a client
     config for stdio (naming this ``hoard`` by its absolute path) and, when serving HTTP, one
-    for HTTP with the bearer token. ``hoard mcp-config`` prints them for other clients."""
+    for HTTP with the bearer token. ``hoard mcp-config`` prints them for other clients.
+    ``tokens`` is the tokens file, or (``tokens_file=False``) the shared store holding the
+    callers."""
     stdio_cfg = snippet("claude-desktop", Target(serve_args=stdio_args(vault, state_dir)))
     if http is None:
         return "hoard: serving over stdio. Client config:\n" + json.dumps(stdio_cfg, indent=2)
@@ -36,12 +40,11 @@ def connect_help(
     http_cfg = snippet("claude-desktop", Target(url=url, token=token))
     lines = [
         f"hoard: serving {vault} at {url} (health: http://{shown}:{port}/healthz)",
-        f"hoard: tokens file {tokens}",
+        f"hoard: tokens file {tokens}" if tokens_file else f"hoard: callers in the store {tokens}",
     ]
     if token is None:
-        lines.append(
-            f"hoard: create a token with: hoard token add NAME --scopes read --tokens {tokens}"
-        )
+        option = f" --tokens {tokens}" if tokens_file else ""
+        lines.append(f"hoard: create a token with: hoard token add NAME --scopes read{option}")
     lines.append("Client config for HTTP:\n" + json.dumps(http_cfg, indent=2))
     lines.append(
         "Client config for stdio (the client starts its own server; the caller is the local "

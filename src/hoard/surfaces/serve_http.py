@@ -16,7 +16,7 @@ from pydantic import AnyHttpUrl
 
 from hoard.app.callers import CallerFile
 from hoard.app.hoard import Hoard
-from hoard.app.oauth_grants import GrantAudit, open_grants
+from hoard.app.oauth_grants import GrantAudit
 from hoard.core.policy import Caller
 from hoard.surfaces.http import build_app, is_loopback
 from hoard.surfaces.mcp.events import publish_on_change, with_background
@@ -101,15 +101,15 @@ def oauth_issuer(
     hoard: Hoard, tokens: CallerFile, host: str, port: int, public_url: str | None = None
 ) -> HoardOAuth | None:
     """hoard's own OAuth issuer for ``public_url`` or else ``http://HOST:PORT`` (state in
-    ``oauth.db`` of the state folder), or ``None`` when that address cannot be an issuer
-    (plain http off loopback)."""
+    ``oauth.db`` of the state folder, or the replicas' shared store), or ``None`` when that
+    address cannot be an issuer (plain http off loopback)."""
     base = site_url(host, port, public_url)
     try:
         validate_issuer_url(AnyHttpUrl(base))
     except ValueError:
         log.warning("OAuth sign-in is off: %s is not https nor loopback; static tokens only", base)
         return None
-    grants = open_grants(hoard.state_dir)
+    grants = hoard.grant_store()
     audit = GrantAudit(grants, hoard.ledger)  # security events go to the owner's Activity
     return HoardOAuth(grants, tokens, base, f"{base}/mcp", audit=audit)
 

@@ -12,7 +12,6 @@ import pytest
 
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
-from hoard.app.oauth_grants import open_grants
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
@@ -42,7 +41,7 @@ def served(tmp_path: Path) -> Iterator[tuple[HttpServer, HoardOAuth]]:
     base = live.url
     port = live.port
     with Hoard(vault, tmp_path / "state") as hoard:
-        oauth = HoardOAuth(open_grants(tmp_path / "state"), tokens, base, f"{base}/mcp")
+        oauth = HoardOAuth(hoard.grant_store(), tokens, base, f"{base}/mcp")
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
         live.start(build_app(mcp, tokens, "127.0.0.1", port, oauth=oauth))
         handle = HttpServer(None, port, {"owner": owner}, tokens_file, tmp_path / "x", vault)  # type: ignore[arg-type]

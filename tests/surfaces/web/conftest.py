@@ -18,7 +18,6 @@ import pytest
 
 from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
-from hoard.app.oauth_grants import open_grants
 from hoard.core.policy import LOCAL_DEFAULT
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
@@ -53,7 +52,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         mcp = HoardMCP(hoard, LOCAL_DEFAULT)
         web, code = build_web(hoard, tokens, show_private=True, private_writes=True)
         url = live.url
-        oauth = HoardOAuth(open_grants(base / "state"), tokens, url, f"{url}/mcp")
+        oauth = HoardOAuth(hoard.grant_store(), tokens, url, f"{url}/mcp")
         oauth.owner = WebOwner(web.sessions)
         live.start(build_app(mcp, tokens, "127.0.0.1", live.port, oauth=oauth, web=web))
         try:

@@ -3,13 +3,19 @@ or upgrades in a PostgreSQL store, in this order."""
 
 from __future__ import annotations
 
+from hoard.adapters.callers_store import MIGRATIONS as CALLERS_MIGRATIONS
 from hoard.adapters.ledger.store import MIGRATIONS as LEDGER_MIGRATIONS
+from hoard.adapters.oauth_store import MIGRATIONS as OAUTH_MIGRATIONS
+from hoard.adapters.sessions import MIGRATIONS as SESSIONS_MIGRATIONS
 from hoard.adapters.store.coordination import MIGRATIONS as COORDINATION_MIGRATIONS
 from hoard.adapters.store.pg import PostgresServer, migrate
 
 COMPONENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ledger", LEDGER_MIGRATIONS),
     ("coordination", COORDINATION_MIGRATIONS),
+    ("callers", CALLERS_MIGRATIONS),
+    ("sessions", SESSIONS_MIGRATIONS),
+    ("oauth", OAUTH_MIGRATIONS),
 )
 
 

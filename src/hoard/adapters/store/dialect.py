@@ -3,7 +3,8 @@
 Every statement hoard runs is written once, for both engines; only what they spell
 differently is turned here: ``?`` placeholders become ``%s`` (and a literal ``%`` doubles),
 and the schema's column types become PostgreSQL's. Every PostgreSQL table also gets the
-``rowid`` SQLite gives each table, so "in the order rows were added" reads the same on both.
+``rowid`` SQLite gives each table (``CREATE TABLE IF NOT EXISTS`` too: a schema first made
+before migrations were numbered), so "in the order rows were added" reads the same on both.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _TYPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
     (re.compile(r"\bBLOB\b"), "BYTEA"),
 )
-_CREATE_TABLE = re.compile(r"^\s*CREATE TABLE (\w+)\s*\((.*)\)\s*$", re.S)
+_CREATE_TABLE = re.compile(r"^\s*CREATE TABLE (IF NOT EXISTS )?(\w+)\s*\((.*)\)\s*$", re.S)
 
 
 def postgres_ddl(statement: str) -> str:
@@ -29,10 +30,9 @@ def postgres_ddl(statement: str) -> str:
         statement = pattern.sub(replacement, statement)
     table = _CREATE_TABLE.match(statement)
     if table is not None:
-        name, body = table.group(1), table.group(2).rstrip()
-        statement = (
-            f"CREATE TABLE {name}({body},\n  rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE\n)"
-        )
+        guard, name, body = table.group(1) or "", table.group(2), table.group(3).rstrip()
+        rowid = "rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE"
+        statement = f"CREATE TABLE {guard}{name}({body},\n  {rowid}\n)"
     return statement
 
 

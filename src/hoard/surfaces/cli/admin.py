@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hoard.app.callers import open_callers, require_known_caller
+from hoard.app.callers import CallerFile, open_callers, require_known_caller
 from hoard.app.hoard import Hoard
 from hoard.core.errors import InvalidArgument
 from hoard.core.policy import SCOPES, WRITE_MODES, TokenEntry
@@ -68,14 +68,14 @@ def add_parsers(sub: Any) -> None:
     t.add_argument("--scopes", default="read", help="comma-separated: " + ",".join(SCOPES))
     t.add_argument("--write-mode", choices=WRITE_MODES, default="propose")
     _folder_options(t)
-    t.add_argument("--tokens", type=Path, default=None)
+    _callers_options(t)
     t.add_argument("--json", action="store_true")
     t = tsub.add_parser("list", help="list callers (never their tokens)")
-    t.add_argument("--tokens", type=Path, default=None)
+    _callers_options(t)
     t.add_argument("--json", action="store_true")
     t = tsub.add_parser("revoke", help="remove a caller; effective on its next request")
     t.add_argument("name")
-    t.add_argument("--tokens", type=Path, default=None)
+    _callers_options(t)
     t.add_argument("--json", action="store_true")
 
     _add_grant_parser(sub)
@@ -91,6 +91,14 @@ def _add_grant_parser(sub: Any) -> None:
     p.add_argument("--revoke", metavar="GRANT_ID", help="end a grant now")
     p.add_argument("--approve", metavar="REQUEST_ID", help="approve an access request")
     p.add_argument("--tokens", type=Path, default=None, help="the tokens file (names the callers)")
+
+
+def _callers_options(t: Any) -> None:
+    """Where ``hoard token`` finds the callers: the tokens file (``--tokens``), or the shared
+    store that ``HOARD_STORE_URL`` or ``[store] url`` of the vault's ``hoard.toml`` names."""
+    t.add_argument("--tokens", type=Path, default=None, help="the tokens file")
+    vault = "the vault whose hoard.toml may name a shared store (default: the current folder)"
+    t.add_argument("--vault", type=Path, default=Path("."), help=vault)
 
 
 def _folder_options(t: Any) -> None:
@@ -125,7 +133,15 @@ def _folders(e: TokenEntry) -> str:
 
 
 def token_command(args: argparse.Namespace) -> int:
-    store = open_callers(args.tokens)
+    store = open_callers(args.tokens, vault=args.vault)
+    try:
+        _token_action(args, store)
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def _token_action(args: argparse.Namespace, store: CallerFile) -> None:
     if args.token_command == "add":
         entry, token = store.add(
             args.name, args.scopes, args.write_mode, args.confirm_own, args.read, args.write
@@ -148,7 +164,7 @@ def token_command(args: argparse.Namespace) -> int:
             own += _folders(entry)
             print(
                 f"caller {entry.name!r} ({','.join(entry.scopes)}; {entry.write_mode}{own}) "
-                f"added to {store.path}. The token is shown only this once.",
+                f"added to {store.where}. The token is shown only this once.",
                 file=sys.stderr,
             )
     elif args.token_command == "list":
@@ -165,7 +181,6 @@ def token_command(args: argparse.Namespace) -> int:
             print(json.dumps({"revoked": args.name}))
         else:
             print(f"revoked {args.name!r}", file=sys.stderr)
-    return EXIT_OK
 
 
 def grant_command(args: argparse.Namespace, hoard: Hoard) -> int:
@@ -200,7 +215,11 @@ def grant_command(args: argparse.Namespace, hoard: Hoard) -> int:
     else:
         if not args.caller or not args.glob:
             raise InvalidArgument("usage: hoard grant CALLER GLOB [--minutes N]")
-        require_known_caller(open_callers(args.tokens), args.caller)
+        callers = open_callers(args.tokens, config=hoard.config)
+        try:
+            require_known_caller(callers, args.caller)
+        finally:
+            callers.close()
         grant = ledger.add_grant(args.caller, args.glob, args.minutes)
     out = {
         "grant_id": grant.grant_id,

@@ -66,12 +66,16 @@ def run(args: argparse.Namespace, hoard: Hoard) -> int:
     return EXIT_OK
 
 
-def hook_caller(args: argparse.Namespace) -> Caller:
+def hook_caller(args: argparse.Namespace, hoard: Hoard) -> Caller:
     if not args.as_name:
         return LOCAL_DEFAULT
-    entry = open_callers(args.tokens).find(args.as_name)
+    callers = open_callers(args.tokens, config=hoard.config)
+    try:
+        entry = callers.find(args.as_name)
+    finally:
+        callers.close()
     if entry is None:
-        raise NotFound(f"--as {args.as_name!r}: no such caller in the tokens file")
+        raise NotFound(f"--as {args.as_name!r}: no such caller in {callers.where}")
     return entry.caller()
 
 
@@ -80,7 +84,9 @@ def session_start(args: argparse.Namespace, hoard: Hoard) -> int:
         payload = sys.stdin.read() if not sys.stdin.isatty() else ""
         event = json.loads(payload) if payload.strip() else {}
         source = event.get("source") if isinstance(event, dict) else None
-        brief = hoard.briefer.session_start(caller=hook_caller(args), max_bytes=args.max_bytes)
+        brief = hoard.briefer.session_start(
+            caller=hook_caller(args, hoard), max_bytes=args.max_bytes
+        )
     except (HoardError, ValueError) as exc:
         print(f"hoard hook: {exc}", file=sys.stderr)
         return EXIT_OK

@@ -25,7 +25,12 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     hoard = open_served(args)
     with hoard:
         help_text = connect_help(
-            hoard.vault.root, hoard.state_dir, who.tokens_path, (host, port), demo_token(args)
+            hoard.vault.root,
+            hoard.state_dir,
+            who.store.where,
+            (host, port),
+            demo_token(args),
+            tokens_file=who.tokens_file,
         )
         print(help_text, file=sys.stderr, flush=True)
         serve_http(hoard, who.caller, who.store, host, port, sock, args.public_url)

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     hoard = open_served(args)
     with hoard:
         if sys.stderr.isatty():
-            banner = connect_help(hoard.vault.root, hoard.state_dir, who.tokens_path, None)
+            banner = connect_help(hoard.vault.root, hoard.state_dir, who.store.where, None)
         else:
             banner = (
                 f"hoard: serving {hoard.vault.root} over stdio "

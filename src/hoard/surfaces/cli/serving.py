@@ -1,5 +1,6 @@
-"""What both ways of running ``hoard serve`` share, without the server stack: the tokens
-file and the caller ``--as`` names, and opening the vault with its watcher."""
+"""What both ways of running ``hoard serve`` share, without the server stack: the callers
+(the tokens file, or the shared store's) and the caller ``--as`` names, and opening the vault
+with its watcher."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from hoard.app.callers import CallerFile, callers_path, open_callers
+from hoard.app.callers import CallerFile, in_store, open_callers
 from hoard.app.hoard import Hoard
 from hoard.core.errors import NotFound
 from hoard.core.policy import LOCAL_DEFAULT, Caller
@@ -16,25 +17,25 @@ from hoard.surfaces.cli.common import Progress
 
 @dataclass(frozen=True)
 class Served:
-    """Who the server answers as, and the callers file it checks tokens against."""
+    """Who the server answers as, and the callers it checks tokens against."""
 
-    tokens_path: Path
     store: CallerFile
     caller: Caller
+    tokens_file: bool
+    """Whether the callers are a tokens file (else the shared store's table)."""
 
 
 def served(args: argparse.Namespace) -> Served:
-    """The tokens file (``--tokens``, ``--strict``) and the caller: the local default, or
-    the one ``--as NAME`` names in that file."""
-    tokens_path = callers_path(args.tokens)
-    store = open_callers(tokens_path, strict=args.strict)
+    """The callers (``--tokens``, ``--strict``; the shared store's when one is configured)
+    and the caller: the local default, or the one ``--as NAME`` names among them."""
+    store = open_callers(args.tokens, strict=args.strict, vault=args.vault)
     caller: Caller = LOCAL_DEFAULT
     if args.as_name:
         entry = store.find(args.as_name)
         if entry is None:
-            raise NotFound(f"--as {args.as_name!r}: no such caller in {tokens_path}")
+            raise NotFound(f"--as {args.as_name!r}: no such caller in {store.where}")
         caller = entry.caller()
-    return Served(tokens_path=tokens_path, store=store, caller=caller)
+    return Served(store=store, caller=caller, tokens_file=not in_store(store))
 
 
 def open_served(args: argparse.Namespace) -> Hoard:

@@ -1,6 +1,7 @@
 """``hoard signin-link``: a fresh one-time sign-in link for the web app of a server that is
 already running over this vault's state (the code goes into the state folder's ``web.db``,
-where the running server looks it up), so a lost or used link needs no restart."""
+or the replicas' shared store, where the running server looks it up), so a lost or used link
+needs no restart."""
 
 from __future__ import annotations
 
@@ -44,8 +45,11 @@ def site_of(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace, hoard: Hoard) -> int:
-    sessions, _ = hoard.owner_tools(open_callers(args.tokens))
-    code = sessions.issue_code()
+    callers = open_callers(args.tokens, config=hoard.config)
+    try:
+        code = hoard.owner_tools(callers)[0].issue_code()
+    finally:
+        callers.close()
     link = f"{site_of(args)}/signin/link?code={code}"
     if args.json:
         print(json.dumps({"link": link, "expires_at": iso(time.time() + CODE_TTL_SECONDS)}))
