@@ -33,7 +33,10 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str
 
 
 @pytest.fixture
-def tokens(tmp_path: Path) -> Path:
+def tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tokens file (these tests are about the file: a shared store's callers are tested in
+    tests/app/test_replica_sign_in.py, and a file named beside a store is refused)."""
+    monkeypatch.delenv("HOARD_STORE_URL", raising=False)
     return tmp_path / "config" / "tokens.json"
 
 

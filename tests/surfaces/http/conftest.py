@@ -14,6 +14,7 @@ process, and stops the server at the end of the test (SIGTERM, then it must exit
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import signal
@@ -27,6 +28,7 @@ import httpx2
 import pytest
 
 from hoard.adapters.tokens import TokenStore
+from hoard.app.callers import CallerFile, in_store, open_callers
 from hoard.surfaces.http import build_app
 from hoard.surfaces.mcp.server import HoardMCP
 from tests.helpers import EXAMPLE_VAULT, LiveServer, free_port, hoard_env, wait_until
@@ -41,6 +43,8 @@ class HttpServer:
     stderr_file: Path
     vault: Path
     stopped: bool = field(default=False)
+    tokens_option: list[str] = field(default_factory=list)
+    """``--tokens FILE`` for ``hoard token``; none when the callers are a shared store's."""
 
     @property
     def base(self) -> str:
@@ -67,17 +71,25 @@ class HttpServer:
         return self.proc.returncode
 
 
+def served_callers(tokens_file: Path) -> CallerFile:
+    """The callers ``hoard serve`` checks: ``tokens_file``, or with ``HOARD_STORE_URL`` set
+    (the suite run on PostgreSQL) the shared store's, which a tokens file cannot stand for."""
+    return open_callers(None if os.environ.get("HOARD_STORE_URL") else tokens_file)
+
+
 def start_serve(tmp: Path, hoard_bin: Path, n: int, *extra: str, **callers: str) -> HttpServer:
     """Start ``hoard serve --http`` number ``n`` over a copy of the example vault in ``tmp``
     and wait until it answers."""
     vault = tmp / f"vault{n}"
     shutil.copytree(EXAMPLE_VAULT, vault)
     tokens_file = tmp / f"tokens{n}.json"
-    store = TokenStore(tokens_file)
+    store = served_callers(tokens_file)
+    option = ["--tokens", str(tokens_file)] if not in_store(store) else []
     tokens = {}
     for name, spec in callers.items():
         scopes, _, mode = spec.partition(" ")
         tokens[name] = store.add(name, scopes, mode or "propose")[1]
+    store.close()
     port = free_port()
     stderr_file = tmp / f"serve{n}.log"
     with stderr_file.open("wb") as err:
@@ -89,8 +101,7 @@ def start_serve(tmp: Path, hoard_bin: Path, n: int, *extra: str, **callers: str)
                 str(vault),
                 "--state-dir",
                 str(tmp / f"state{n}"),
-                "--tokens",
-                str(tokens_file),
+                *option,
                 "--http",
                 f"127.0.0.1:{port}",
                 *extra,
@@ -100,7 +111,7 @@ def start_serve(tmp: Path, hoard_bin: Path, n: int, *extra: str, **callers: str)
             stderr=err,
             env=hoard_env(tmp),
         )
-    server = HttpServer(proc, port, tokens, tokens_file, stderr_file, vault)
+    server = HttpServer(proc, port, tokens, tokens_file, stderr_file, vault, tokens_option=option)
 
     def answers() -> bool:
         assert proc.poll() is None, f"hoard serve exited early:\n{server.log()}"

@@ -139,7 +139,9 @@ def test_a_revoked_token_is_refused_on_the_very_next_request(
     mcp_headers,
     initialize_request,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.delenv("HOARD_STORE_URL", raising=False)  # this server checks a tokens file
     tokens = str(served.tokens_file)
     capsys.readouterr()
     assert cli.run(["token", "add", "short-lived", "--tokens", tokens, "--json"]) == 0

@@ -26,7 +26,7 @@ from mcp.shared.auth import (
     OAuthToken,
 )
 
-from .conftest import HttpServer, hoard_env
+from .conftest import HttpServer, hoard_env, served_callers
 
 pytestmark = pytest.mark.anyio
 
@@ -337,7 +337,7 @@ async def test_revoking_the_caller_revokes_its_oauth_tokens(
         access = exchange(http, server, client, back["code"], verifier).json()["access_token"]
         assert mcp_status(http, server, access) == 200
         subprocess.run(
-            [str(hoard_bin), "token", "revoke", "doomed", "--tokens", str(server.tokens_file)],
+            [str(hoard_bin), "token", "revoke", "doomed", *server.tokens_option],
             check=True,
             capture_output=True,
             env=hoard_env(tmp_path),
@@ -385,7 +385,9 @@ async def test_the_refusals(hoard_http: Callable[..., HttpServer]) -> None:
         assert 'name="admin_token"' not in page.text
         wrong = http.post(f"{server.base}/oauth/consent", data=form | {"csrf": "forged"})
         assert wrong.status_code == 403
-        assert "sneaky" not in server.tokens_file.read_text(encoding="utf-8")
+        callers = served_callers(server.tokens_file)
+        assert callers.find("sneaky") is None
+        callers.close()
         # The owner may deny: the client is told access_denied.
         form["csrf"] = hidden(page, "csrf")
         denied = http.post(f"{server.base}/oauth/consent", data=form | {"decision": "deny"})
