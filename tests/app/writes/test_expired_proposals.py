@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hoard.app.callers import open_callers
+from hoard.adapters.tokens import TokenStore
 from hoard.app.hoard import Hoard
 from hoard.app.owner import OwnerDesk
 from hoard.core.errors import ProposalExpired
@@ -22,7 +22,7 @@ DAY = 86400.0
 
 @pytest.fixture
 def desk(hoard: Hoard, tmp_path: Path) -> OwnerDesk:
-    return hoard.owner_tools(open_callers(tmp_path / "tokens.json"))[1]
+    return hoard.owner_tools(TokenStore(tmp_path / "tokens.json"))[1]
 
 
 @pytest.fixture
