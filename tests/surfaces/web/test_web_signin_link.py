@@ -5,6 +5,7 @@ restart; the link works once."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,11 +17,14 @@ from .support import Site
 
 def _signin_link(hoard_bin: Path, site: Site, *extra: str) -> subprocess.CompletedProcess[str]:
     host_port = urlsplit(site.url).netloc
+    # The site (one server for the session) keeps its state in its state folder, as this
+    # command must: a store a test of the suite on PostgreSQL names is not the site's.
+    env = {k: v for k, v in os.environ.items() if k != "HOARD_STORE_URL"}
     return subprocess.run(
         [str(hoard_bin), "signin-link", "--vault", str(site.vault),
          "--state-dir", str(site.hoard.state_dir), "--tokens", str(site.tokens.path),
          "--http", host_port, *extra],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, timeout=120, check=False, env=env,
     )  # fmt: skip
 
 
