@@ -58,6 +58,10 @@ LAZY_IMPORTS = {
     ("hoard.adapters.store.coordination", "hoard.adapters.store.pg"): "psycopg's types",
     ("hoard.adapters.store.leader", "hoard.adapters.store.pg"): "psycopg's types",
     ("hoard.adapters.store.replica", "hoard.adapters.store.pg"): "psycopg's types",
+    (
+        "hoard.adapters.store.shared",
+        "hoard.adapters.store.pg_locks",
+    ): "psycopg (0.2 s): a store URL",
 }
 """(module, imported) pairs allowed inside a function, each with its reason. A module that
 calls ``importlib.import_module`` imports, inside a function, each hoard module it names in a

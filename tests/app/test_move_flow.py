@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from hoard.adapters.fs import atomic
 from hoard.app.hoard import Hoard
 from hoard.core.errors import HoardError
 from hoard.core.policy import OWNER, Caller
@@ -208,7 +207,7 @@ def test_an_edit_of_a_linking_note_during_a_move_is_kept(hoard: Hoard, vault: Pa
     and the move rewrites the note as that write left it."""
     rev = lamp_rev(vault)
     out: list[object] = []
-    with atomic.path_lock(hoard.deps.lock_dir, "life/desk.md"):
+    with hoard.shared.path_locks().lock("life/desk.md"):
         t = threading.Thread(
             target=lambda: out.append(
                 hoard.moves.move("tech/lamp.md", "projects/light.md", rev, caller=WRITER)

@@ -16,6 +16,7 @@ from hoard.adapters.attachments.indexer import Attachments
 from hoard.adapters.fs.vault import Vault
 from hoard.adapters.index.store import Index
 from hoard.adapters.ledger.store import Ledger
+from hoard.adapters.store.locks import PathLocks
 from hoard.adapters.store_errors import DatabaseError
 from hoard.app.access import Access
 from hoard.core.config import Config
@@ -39,6 +40,8 @@ class Deps:
     state_dir: Path
     #: Bring the index up to date with the files before reading it (cheap when nothing changed).
     ensure_fresh: Callable[[], None]
+    #: The per-path locks every write takes (file locks, or advisory locks on a shared store).
+    locks: PathLocks
     #: A use-case met a database error from the index: log it and repair the index (the
     #: caller then answers from the files, labeled, or with a ``busy`` error).
     index_failed: Callable[[BaseException], None] = lambda exc: None
@@ -47,10 +50,6 @@ class Deps:
     index_missed: Callable[[BaseException], None] = lambda exc: None
     #: Attachments' text (``None`` when ``[attachments] enabled = false``).
     attachments: Attachments | None = None
-
-    @property
-    def lock_dir(self) -> Path:
-        return self.state_dir / "locks"
 
     def from_index(self, read: Callable[[], T], fallback: Callable[[], T] | None = None) -> T:
         """``read()`` of the index; on a database error (a corrupt, missing or distrusted

@@ -123,6 +123,7 @@ class Hoard:
             self.access,
             self.state_dir,
             self.keeper.ensure_fresh,
+            self.path_locks,
             index_failed=self.keeper.failed,
             index_missed=self.keeper.missed_write,
             attachments=self.attachments,
@@ -149,9 +150,10 @@ class Hoard:
             self.semantic.start()
 
     def _open_shared(self, replica: str | None) -> None:
-        """The shared state and the ledger on it; with a PostgreSQL store, this replica's
-        link to the others (their change feed, roster and once-only jobs), made before the
-        index opens so that the feed starts after the changes the index is built with."""
+        """The shared state, the ledger on it, the per-path locks and the stage files' tag;
+        with a PostgreSQL store, this replica's link to the others (their change feed,
+        roster and once-only jobs), made before the index opens so that the feed starts
+        after the changes the index is built with."""
         self.shared = SharedStore(
             self.state_dir,
             store_url(self.config),
@@ -166,6 +168,8 @@ class Hoard:
             self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"),
             None if self.replica_link is None else self.replica_link.outbox,
         )
+        self.path_locks = self.shared.path_locks()
+        self.vault.stage_tag = self.shared.stage_tag()
 
     def _open_attachments(self) -> Attachments | None:
         """Attachments' text (``None`` when ``[attachments] enabled = false``); the

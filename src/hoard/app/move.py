@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.fs import failpoints
 from hoard.adapters.index.graph import backlinks, resolve_links
 from hoard.adapters.index.lookups import paths_with_stem
 from hoard.adapters.ledger.records import Proposal
@@ -131,7 +131,7 @@ class Moves:
         rel, dst, update_links, caller = ask.rel, ask.dst, ask.update_links, ask.caller
         paths = set(self._plan(rel, dst, update_links, caller).roles)
         for _ in range(3):
-            with atomic.locks(self.core.lock_dir, sorted(paths)):
+            with self.core.locks.locks(paths):
                 plan = self._plan(rel, dst, update_links, caller)
                 if not set(plan.roles) <= paths:
                     paths |= set(plan.roles)  # a new link appeared meanwhile: lock it too

@@ -157,7 +157,7 @@ def two_notes(put, note_text) -> dict[str, bytes]:
 def test_a_write_to_another_note_completes_while_one_note_is_locked(
     two_notes, hoard: Hoard, note_text, vault, run_op
 ) -> None:
-    with atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"):
+    with hoard.shared.path_locks().lock("tech/a.md"):
         here = hoard.writes.write(
             "tech/b.md", note_text("B", "v2"), sha(two_notes["tech/b.md"]), caller=OWNER
         )
@@ -173,13 +173,11 @@ def test_a_write_to_another_note_completes_while_one_note_is_locked(
 def test_a_write_to_a_locked_note_is_busy_after_the_lock_timeout_and_changes_nothing(
     two_notes, hoard: Hoard, note_text, snap, monkeypatch
 ) -> None:
-    # LOCK_TIMEOUT_S is bound as path_lock's default argument when the module loads, so
-    # patching the constant has no effect; shorten the bound default instead (test-only).
-    monkeypatch.setattr(atomic.path_lock.__wrapped__, "__defaults__", (0.2,))
+    monkeypatch.setattr(atomic, "LOCK_TIMEOUT_S", 0.2)
     before = snap("tech/a.md")
 
     with (
-        atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"),
+        hoard.shared.path_locks().lock("tech/a.md"),
         pytest.raises(Exception) as info,
     ):
         hoard.writes.write(
@@ -202,7 +200,7 @@ def test_another_process_gets_busy_with_the_real_lock_timeout(
 ) -> None:
     before = snap("tech/a.md")
 
-    with atomic.path_lock(hoard.writes.lock_dir, "tech/a.md"):
+    with hoard.shared.path_locks().lock("tech/a.md"):
         code, out, _ = run_op(
             "write",
             path="tech/a.md",

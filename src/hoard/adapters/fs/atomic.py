@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hoard.adapters.fs import exchange, failpoints
 from hoard.adapters.fs.folders import on_disk_name, open_folder
-from hoard.adapters.fs.vault import STAGING_PREFIX, Vault
+from hoard.adapters.fs.vault import Vault, is_own_stage, stage_name
 from hoard.core.errors import Busy, Conflict, Exists, IoError, NotFound, PathRejected
 from hoard.core.note import revision_of
 
@@ -96,9 +96,10 @@ def _split(rel: str) -> tuple[str, str]:
     return head, name
 
 
-def _stage(dfd: int, data: bytes, mode: int, point: str) -> str:
-    """Write ``data`` to a new stage file in the folder ``dfd``, fsynced. Returns its name."""
-    name = f"{STAGING_PREFIX}{secrets.token_hex(8)}"
+def _stage(dfd: int, data: bytes, mode: int, point: str, tag: str | None) -> str:
+    """Write ``data`` to a new stage file in the folder ``dfd``, fsynced, its name carrying
+    ``tag`` (the replica's, see :func:`~hoard.adapters.fs.vault.stage_name`). Returns it."""
+    name = stage_name(tag, secrets.token_hex(8))
     fd = os.open(
         name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dfd
     )
@@ -154,7 +155,7 @@ def replace(
             mode = stat.S_IMODE(old.st_mode)
         except FileNotFoundError:
             old, mode = None, _default_mode()
-        stage = _stage(dfd, data, mode, point)
+        stage = _stage(dfd, data, mode, point, vault.stage_tag)
         held = _swap_in(dfd, stage, name, rel, data, previous, point, keep or _no_keep)
         try:
             failpoints.hit(f"{point}.renamed")
@@ -162,14 +163,14 @@ def replace(
                 failpoints.hit(f"{point}.dir_fsync")
                 os.fsync(dfd)
             except OSError:
-                _put_back(dfd, name, previous, mode, old)
+                _put_back(dfd, name, previous, mode, old, vault.stage_tag)
                 raise
             late = None if held is None else exchange.late_save(held[0], previous or b"")
         finally:
             if held is not None:
                 os.close(held[0])
         if late is not None:
-            _put_late(dfd, name, rel, late, data, mode, point, keep or _no_keep)
+            _put_late(dfd, name, rel, late, data, mode, point, keep or _no_keep, vault.stage_tag)
     except OSError as exc:
         raise IoError(f"writing {rel!r} failed: {exc.strerror or exc}", path=rel) from exc
     finally:
@@ -227,11 +228,19 @@ def _swap_in(
 
 
 def _put_late(
-    dfd: int, name: str, rel: str, late: bytes, data: bytes, mode: int, point: str, keep: Keep
+    dfd: int,
+    name: str,
+    rel: str,
+    late: bytes,
+    data: bytes,
+    mode: int,
+    point: str,
+    keep: Keep,
+    tag: str | None,
 ) -> None:
     """An editor saved into the swapped-out file in place after it was checked: its bytes go
     back to the path (if the path still holds ``data``) and the write is a ``conflict``."""
-    stage = _stage(dfd, late, mode, point)
+    stage = _stage(dfd, late, mode, point, tag)
     ours = os.stat(stage, dir_fd=dfd, follow_symlinks=False).st_ino
     if exchange.renameat2(dfd, stage, name, exchange.RENAME_EXCHANGE):
         fd, st = exchange.check_out(dfd, stage, data)
@@ -258,7 +267,12 @@ def _revision(dfd: int, name: str) -> str | None:
 
 
 def _put_back(
-    dfd: int, name: str, previous: bytes | None, mode: int, old: os.stat_result | None
+    dfd: int,
+    name: str,
+    previous: bytes | None,
+    mode: int,
+    old: os.stat_result | None,
+    tag: str | None,
 ) -> None:
     """Undo a rename whose folder could not be synced: the old bytes and times go back
     (best effort; the caller reports the original error either way)."""
@@ -266,7 +280,7 @@ def _put_back(
         if previous is None:
             os.unlink(name, dir_fd=dfd)
         else:
-            back = _stage(dfd, previous, mode, "rollback")
+            back = _stage(dfd, previous, mode, "rollback", tag)
             if old is not None:
                 os.utime(
                     back, ns=(old.st_atime_ns, old.st_mtime_ns), dir_fd=dfd, follow_symlinks=False
@@ -283,7 +297,7 @@ def create_exclusive(vault: Vault, rel: str, data: bytes, point: str = "restore"
     dfd = _folder(vault, head, rel)
     try:
         name = on_disk_name(dfd, name)
-        stage = _stage(dfd, data, _default_mode(), point)
+        stage = _stage(dfd, data, _default_mode(), point, vault.stage_tag)
         try:
             os.link(stage, name, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=False)
         except FileExistsError as exc:
@@ -314,14 +328,15 @@ def unlink(vault: Vault, rel: str) -> None:
 
 
 def stage_files(vault: Vault) -> list[str]:
-    """Every stage file in the vault (vault-relative), as a crash left them."""
+    """Every stage file of this process in the vault (vault-relative; see
+    :func:`~hoard.adapters.fs.vault.is_own_stage`), as a crash left them."""
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(vault.root, followlinks=False):
         dirnames[:] = [d for d in dirnames if d not in (".git",)]
         found += [
             os.path.relpath(os.path.join(dirpath, f), vault.root)
             for f in filenames
-            if f.startswith(STAGING_PREFIX)
+            if is_own_stage(f, vault.stage_tag)
         ]
     return sorted(found)
 
@@ -352,12 +367,13 @@ def exchange_back(vault: Vault, stage_rel: str, rel: str) -> bool:
 
 
 def sweep_staging(vault: Vault) -> list[str]:
-    """Remove stage files a crash left behind; returns what was removed."""
+    """Remove this process's stage files a crash left behind (another replica's stay: its
+    write may be under way); returns what was removed."""
     removed: list[str] = []
     for dirpath, dirnames, filenames in os.walk(vault.root, followlinks=False):
         dirnames[:] = [d for d in dirnames if d not in (".git",)]
         for f in filenames:
-            if f.startswith(STAGING_PREFIX):
+            if is_own_stage(f, vault.stage_tag):
                 full = os.path.join(dirpath, f)
                 with contextlib.suppress(OSError):
                     os.unlink(full)

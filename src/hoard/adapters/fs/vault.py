@@ -23,6 +23,24 @@ from hoard.core.globs import matches_any
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 
 STAGING_PREFIX = ".hoard-stage-"
+"""The start of a stage file's name: ``STAGING_PREFIX`` + random hex for one process on the
+state folder, ``STAGING_PREFIX`` + the replica's tag + ``.`` + random hex for a replica of a
+shared store (a tag never holds a dot), so each replica's startup sweep finds its own."""
+
+
+def stage_name(tag: str | None, token: str) -> str:
+    """A stage file's name, with the replica's tag (``None``: the plain name)."""
+    return f"{STAGING_PREFIX}{token}" if tag is None else f"{STAGING_PREFIX}{tag}.{token}"
+
+
+def is_own_stage(name: str, tag: str | None) -> bool:
+    """``name`` is a stage file of the replica tagged ``tag`` (``None``: a plain name, as one
+    process on the state folder and hoard before replicas make them)."""
+    if not name.startswith(STAGING_PREFIX):
+        return False
+    rest = name[len(STAGING_PREFIX) :]
+    return "." not in rest if tag is None else rest.startswith(tag + ".")
+
 
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
@@ -51,6 +69,8 @@ class Vault:
         if not self.root.is_dir():
             raise InvalidArgument(f"vault {root} is not a folder", vault=str(root))
         self.config = config
+        self.stage_tag: str | None = None
+        """Put in the names of this process's stage files (see :func:`stage_name`)."""
 
     # -- paths ------------------------------------------------------------------------------
 

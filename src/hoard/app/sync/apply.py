@@ -63,7 +63,7 @@ class WorkTree:
         expected: tuple[str, str | None],
     ) -> bool:
         core = self.core
-        with atomic.path_lock(core.lock_dir, rel):
+        with core.locks.lock(rel):
             try:
                 current = core.current(rel)
             except HoardError:  # too large or not a plain file: git's bytes as a file
@@ -94,7 +94,7 @@ class WorkTree:
         day = time.strftime("%Y-%m-%d", time.gmtime())
         sibling = conflict_name(rel, day, revision_of(raw))
         mark = ConflictMark(rel, revision_of(raw), None, "uncommitted", tip)
-        with atomic.path_lock(self.core.lock_dir, sibling):
+        with self.core.locks.lock(sibling):
             here = self.core.current(sibling)
             if here.raw is None:
                 why = "changed here while a pull was applied; kept beside the remote's version"

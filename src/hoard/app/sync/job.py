@@ -17,7 +17,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.fs import failpoints
 from hoard.adapters.vcs.git import Git, GitFailed
 from hoard.adapters.vcs.repo import PushRejected, SyncRepo
 from hoard.adapters.vcs.sync_state import SyncState, SyncStateFile
@@ -150,7 +150,7 @@ class SyncJob:
         fetched = self.repo.fetch(self.remote, branch, FETCHED)
         failpoints.hit("sync.fetched")
         out = _Pull()
-        with atomic.path_lock(self.core.lock_dir, GIT_LOCK, GIT_LOCK_TIMEOUT_S):
+        with self.core.locks.lock(GIT_LOCK, GIT_LOCK_TIMEOUT_S):
             out.outside = self._commit_outside_edits()
             head = self.repo.resolve("HEAD")
             base = self.repo.resolve(BASE)

@@ -80,7 +80,7 @@ class Resolver:
             )
             revision_id = done.revision_id
         elif raw is not None:
-            with atomic.path_lock(self.core.lock_dir, gone):
+            with self.core.locks.lock(gone):
                 revision_id, event = self._archive(gone, raw, caller)
             self.core.commit(TOOL, [gone], [event], caller=caller)
         self.job.forget_rename(mine)
@@ -91,7 +91,7 @@ class Resolver:
     def _file(self, rel: str, original: str, keep: Keep, caller: Caller) -> ConflictResolved:
         core = self.core
         events = []
-        with atomic.path_lock(core.lock_dir, original), atomic.path_lock(core.lock_dir, rel):
+        with core.locks.locks([original, rel]):
             mine = self._read(rel)
             if mine is None:
                 raise NotFound(f"no conflict copy at {rel!r}", path=rel)

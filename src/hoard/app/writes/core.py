@@ -65,7 +65,7 @@ class WriteCore:
         self.vault = deps.vault
         self.config = deps.config
         self.records = Records(deps.ledger)
-        self.lock_dir = deps.lock_dir
+        self.locks = deps.locks
         git = deps.config.git
         self.git = Git(deps.vault.root) if git.commit or git.remote else None
         self.committed: Callable[[], None] = lambda: None
@@ -263,7 +263,7 @@ class WriteCore:
             f"{tool}: {', '.join(paths)}\n\nhoard-events: {ids}\nhoard-caller: {caller.name}\n"
         )
         try:
-            with atomic.path_lock(self.lock_dir, GIT_LOCK, GIT_LOCK_TIMEOUT_S):
+            with self.locks.lock(GIT_LOCK, GIT_LOCK_TIMEOUT_S):
                 made = self.git.commit(paths, message, caller.name)
             if made is not None:
                 self.committed()

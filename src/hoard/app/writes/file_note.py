@@ -96,7 +96,7 @@ class FileNotes:
         if "\n" in line or "\r" in line or not line.strip():
             raise InvalidArgument("index_line must be one non-empty line")
         new = encode_content(content)
-        with atomic.locks(self.core.lock_dir, [rel, idx]):
+        with self.core.locks.locks([rel, idx]):
             filing = self._filing(rel, idx, new, line)
             if dry_run:
                 return self._dry_run(filing, caller, expected_revision)
@@ -288,7 +288,7 @@ class FileNotes:
                 out.append(RecoverItem(txn_id, "done", None))
                 continue
             files = txn.intent["files"]
-            with atomic.locks(self.core.lock_dir, [f["path"] for f in files]):
+            with self.core.locks.locks([f["path"] for f in files]):
                 try:
                     state, detail = self.roll_forward(
                         txn_id,

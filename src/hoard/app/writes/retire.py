@@ -66,7 +66,7 @@ class Retirement:
         refuse_unless_one_of("reason", reason, ArchiveReason)
         if not isinstance(expected_revision, str) or not expected_revision:
             raise InvalidArgument("expected_revision is required to archive a note")
-        with atomic.path_lock(self.core.lock_dir, rel):
+        with self.core.locks.lock(rel):
             current = self.core.current(rel)
             raw: bytes = self.core.guarded(
                 "vault_archive",
@@ -167,7 +167,7 @@ class Retirement:
             raise InvalidArgument("revision_id is required")
         rev, content = self._visible_revision(revision_id, caller)
         rel = self.core.target(path or rev.path, caller=caller)
-        with atomic.path_lock(self.core.lock_dir, rel):
+        with self.core.locks.lock(rel):
             current = self.core.current(rel)
 
             def gate() -> None:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from hoard.adapters.fs import atomic, failpoints
+from hoard.adapters.fs import failpoints
 from hoard.adapters.ledger.records import Proposal
 from hoard.app.writes.common import encode_content
 from hoard.app.writes.core import WriteCore
@@ -46,7 +46,7 @@ class WritePath:
         self.core = core
         self.deps = core.deps
         self.records = core.records
-        self.lock_dir = core.lock_dir
+        self.locks = core.locks
         self.notes = FileNotes(core)
         """vault_file_note and the recovery of its transactions."""
         self.retirement = Retirement(core)
@@ -109,7 +109,7 @@ class WritePath:
                 diff=gates.unified_diff(rel, current.raw, new),
                 preflight=pre,
             )
-        with atomic.path_lock(self.lock_dir, rel):
+        with self.locks.lock(rel):
             current = self.core.current(rel)
 
             def gate() -> str:
