@@ -168,6 +168,7 @@ class Hoard:
             self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"),
             None if self.replica_link is None else self.replica_link.outbox,
         )
+        self.ledger.replica = None if self.shared.server is None else self.shared.replica
         self.path_locks = self.shared.path_locks()
         self.vault.stage_tag = self.shared.stage_tag()
 
@@ -241,14 +242,15 @@ class Hoard:
 
     def _recover_at_startup(self) -> None:
         """Sweep stage files a crash left behind; finish journaled transactions that can be
-        finished safely, and log the ones that cannot."""
+        finished safely, and log the ones that cannot. A replica of a shared store settles
+        only its own (and those of hoard before replicas), each under its note's lock."""
         for rel in settle_stage_files(self.write_core):
             log.warning("put an outside save back at %s after an interrupted write", rel)
         for rel in sweep_staging(self.vault):
             log.warning("removed a stage file left by an interrupted write: %s", rel)
         if n := self.write_core.reconcile_intents():
             log.warning("recorded the outcome of %d change(s) a crash interrupted", n)
-        if not self.write_core.records.unfinished_transactions(include_stuck=True):
+        if not self.write_core.records.unfinished_transactions(include_stuck=True, mine=True):
             return
         for item in self.writes.notes.recover(caller=OWNER).transactions:
             if item.state == "done":

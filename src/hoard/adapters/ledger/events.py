@@ -39,7 +39,7 @@ def insert_event(
     """Insert one event in the open transaction ``conn`` of ``ledger``; its id."""
     cur = conn.execute(
         "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
-        "intent_id) VALUES(?,?,?,?,?,?,?,?,?) RETURNING event_id",
+        "intent_id, replica) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING event_id",
         (
             time.time() if at is None else at,
             tool,
@@ -50,6 +50,7 @@ def insert_event(
             decision,
             reason,
             intent_id,
+            ledger.replica,
         ),
     )
     event_id = int(cur.fetchone()[0])

@@ -195,13 +195,27 @@ class Records:
         return intent_id, rev
 
     def open_intents(self) -> list[Event]:
-        """Intents with no outcome: changes a crash interrupted."""
+        """Intents with no outcome that are this replica's to settle (its own, and those of
+        hoard before replicas; every one for one process): changes a crash interrupted."""
+        mine, args = self._mine("e")
         with self.ledger.read() as conn:
             rows = conn.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events e WHERE e.decision = 'intent' AND NOT EXISTS "
-                "(SELECT 1 FROM events o WHERE o.intent_id = e.event_id) ORDER BY e.event_id"
+                f"(SELECT 1 FROM events o WHERE o.intent_id = e.event_id){mine} "
+                "ORDER BY e.event_id",
+                args,
             ).fetchall()
         return [Event(*r) for r in rows]
+
+    def _mine(self, table: str) -> tuple[str, tuple[str, ...]]:
+        """The condition (and its argument) that keeps the rows of ``table`` this replica
+        settles: its own and those without a replica; none for one process."""
+        if self.ledger.replica is None:
+            return "", ()
+        return (
+            f" AND ({table}.replica IS NULL OR {table}.replica = ?)",
+            (self.ledger.replica,),
+        )
 
     def events_of(self, path: str, limit: int = 500, offset: int = 0) -> list[Event]:
         """Up to ``limit`` events of ``path``, oldest first, after skipping the ``offset``
@@ -325,8 +339,8 @@ class Records:
         txn_id = new_id(10)
         with self.ledger.transaction() as conn:
             conn.execute(
-                "INSERT INTO transactions(txn_id, kind, intent, checksum, caller, at) "
-                "VALUES(?,?,?,?,?,?)",
+                "INSERT INTO transactions(txn_id, kind, intent, checksum, caller, at, replica) "
+                "VALUES(?,?,?,?,?,?,?)",
                 (
                     txn_id,
                     kind,
@@ -334,6 +348,7 @@ class Records:
                     intent_checksum(intent),
                     caller,
                     time.time(),
+                    self.ledger.replica,
                 ),
             )
             conn.executemany(
@@ -378,14 +393,16 @@ class Records:
             row[0], row[1], intent, row[4], row[5], row[6] or "intent", row[7]
         ), blobs
 
-    def unfinished_transactions(self, include_stuck: bool = False) -> list[str]:
+    def unfinished_transactions(self, include_stuck: bool = False, mine: bool = False) -> list[str]:
         """Transactions to retry: no outcome yet, or ``failed``. A ``stuck`` one waits for a
-        person (``hoard recover TXN`` after fixing the file)."""
+        person (``hoard recover TXN`` after fixing the file). ``mine``: only those this
+        replica recovers (see :meth:`open_intents`)."""
+        only, args = self._mine("t") if mine else ("", ())
         with self.ledger.read() as conn:
             rows = conn.execute(
                 "SELECT t.txn_id FROM transactions t WHERE COALESCE((SELECT state FROM "
                 "transaction_outcomes o WHERE o.txn_id = t.txn_id ORDER BY outcome_id DESC "
-                "LIMIT 1), 'intent') NOT IN ('done', 'rolled_back', ?) ORDER BY t.at",
-                ("-" if include_stuck else "stuck",),
+                f"LIMIT 1), 'intent') NOT IN ('done', 'rolled_back', ?){only} ORDER BY t.at",
+                ("-" if include_stuck else "stuck", *args),
             ).fetchall()
         return [r[0] for r in rows]

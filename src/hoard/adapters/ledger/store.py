@@ -177,6 +177,19 @@ MIGRATIONS: tuple[str, ...] = (
       at REAL NOT NULL
     );
     """,
+    # 6: the replica that recorded an intent or journaled a transaction (its startup settles
+    # only its own; NULL: hoard before replicas, settled by whoever starts), and each note's
+    # head (the revision hoard's last write left, in the outcome's transaction) that a
+    # replica with a stale view of the shared folder is refused against
+    """
+    ALTER TABLE events ADD COLUMN replica TEXT;
+    ALTER TABLE transactions ADD COLUMN replica TEXT;
+    CREATE TABLE note_heads(
+      path TEXT PRIMARY KEY,
+      revision TEXT,
+      event_id INTEGER NOT NULL
+    );
+    """,
 )
 
 
@@ -208,6 +221,9 @@ class Ledger:
     def __init__(self, db: Database, outbox: ChangeOutbox | None = None) -> None:
         self.db = db
         self.outbox = outbox
+        self.replica: str | None = None
+        """This replica's name on a shared store: recorded on its intents and journaled
+        transactions, whose recovery is its own (``None``: one process owns every row)."""
         # When proposals are made and when they expire are read from this clock.
         self.clock: Callable[[], float] = time.time
         self._grants_cache: tuple[float, list[Grant]] | None = None

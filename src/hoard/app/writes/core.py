@@ -16,7 +16,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.lookups import others_with_stem
 from hoard.adapters.ledger import kept
-from hoard.adapters.ledger.records import Proposal, Records
+from hoard.adapters.ledger.records import Event, Proposal, Records
 from hoard.adapters.vcs.git import Git, GitFailed
 from hoard.app.deps import Deps, no_paths
 from hoard.app.similar import Similar
@@ -315,32 +315,37 @@ class WriteCore:
             raise
 
     def reconcile_intents(self) -> int:
-        """Record the outcome of changes a crash interrupted, from the files as they are."""
+        """Record the outcome of changes a crash interrupted, from the files as they are
+        (each under its note's lock: another replica may be writing the note)."""
         done = 0
         for e in self.records.open_intents():
-            intent_id = e.event_id
-            if e.path is None:
-                continue
-            now = self.current(e.path).revision
-            if now == e.after:
-                decision = "written" if e.after is not None else e.reason or "archived"
-                self._keep_current(e.path, now)
-            elif now == e.before:
-                decision = "not_written"
-            else:
-                decision = "unknown"
-            self.records.event(
-                e.tool,
-                e.caller,
-                e.path,
-                e.before,
-                now,
-                decision,
-                "reconciled at startup after an interrupted change",
-                intent_id=intent_id,
-            )
-            done += 1
+            if e.path is not None:
+                with self.locks.lock(e.path):
+                    self._reconcile(e)
+                done += 1
         return done
+
+    def _reconcile(self, e: Event) -> None:
+        if e.path is None:
+            return
+        now = self.current(e.path).revision
+        if now == e.after:
+            decision = "written" if e.after is not None else e.reason or "archived"
+            self._keep_current(e.path, now)
+        elif now == e.before:
+            decision = "not_written"
+        else:
+            decision = "unknown"
+        self.records.event(
+            e.tool,
+            e.caller,
+            e.path,
+            e.before,
+            now,
+            decision,
+            "reconciled at startup after an interrupted change",
+            intent_id=e.event_id,
+        )
 
     def _keep_current(self, rel: str, sha: str | None) -> None:
         """Keep the bytes at ``rel`` when they are revision ``sha`` (a write a crash

@@ -274,21 +274,23 @@ class FileNotes:
         )
 
     def recover(self, transaction_id: str | None = None, *, caller: Caller) -> RecoverResult:
-        """Complete (or report) journaled transactions: one, or every unfinished one."""
+        """Complete (or report) journaled transactions: one, or every unfinished one of this
+        replica (and of hoard before replicas), each read again under its files' locks (a
+        transaction under way finishes first)."""
         gates.require_scope(caller, "write")
         ids = (
             [transaction_id]
             if transaction_id
-            else self.core.records.unfinished_transactions(include_stuck=True)
+            else self.core.records.unfinished_transactions(include_stuck=True, mine=True)
         )
         out: list[RecoverItem] = []
         for txn_id in ids:
-            txn, blobs = self.core.records.transaction(txn_id)
-            if txn.state == "done":
-                out.append(RecoverItem(txn_id, "done", None))
-                continue
-            files = txn.intent["files"]
+            files = self.core.records.transaction(txn_id)[0].intent["files"]
             with self.core.locks.locks([f["path"] for f in files]):
+                txn, blobs = self.core.records.transaction(txn_id)
+                if txn.state == "done":
+                    out.append(RecoverItem(txn_id, "done", None))
+                    continue
                 try:
                     state, detail = self.roll_forward(
                         txn_id,

@@ -24,7 +24,8 @@ RECOVERED = "outside save found in a stage file after a crash"
 
 
 def settle_stage_files(core: WriteCore) -> list[str]:
-    """Keep every stage file's bytes that are not hoard's own; returns the notes put back."""
+    """Keep the bytes of every stage file of this replica that are not hoard's own (another
+    replica's stage files may belong to writes under way); returns the notes put back."""
     intents = [e for e in core.records.open_intents() if e.path is not None]
     cap = core.config.limits.note_max_bytes * 2
     restored: list[str] = []
@@ -39,23 +40,33 @@ def settle_stage_files(core: WriteCore) -> list[str]:
         rev = revision_of(raw)
         if any(rev in (e.before, e.after) for e in here):
             continue  # hoard's own bytes: the old ones are preserved, the new ones unanswered
-        owner = next((e for e in here if _holds_after(core, e)), None)
-        path = stage_rel if owner is None or owner.path is None else owner.path
-        core.records.preserve(path, raw, RECOVERED, "hoard")
-        log.warning("kept the bytes of the stage file %s in the ledger (%s)", stage_rel, path)
-        if owner is not None and atomic.exchange_back(core.vault, stage_rel, path):
-            core.records.event(
-                owner.tool,
-                owner.caller,
-                path,
-                owner.before,
-                rev,
-                "not_written",
-                "an outside save arrived while the write was interrupted; it is back at the path",
-                intent_id=owner.event_id,
-            )
-            restored.append(path)
+        with core.locks.locks([e.path for e in here if e.path is not None]):
+            put_back = _settle(core, stage_rel, raw, here)
+        if put_back is not None:
+            restored.append(put_back)
     return restored
+
+
+def _settle(core: WriteCore, stage_rel: str, raw: bytes, here: list[Event]) -> str | None:
+    """Keep a stage file's outside bytes, and put them back at the note whose interrupted
+    write they were swapped out by (its path), under the folder's intents' locks."""
+    owner = next((e for e in here if _holds_after(core, e)), None)
+    path = stage_rel if owner is None or owner.path is None else owner.path
+    core.records.preserve(path, raw, RECOVERED, "hoard")
+    log.warning("kept the bytes of the stage file %s in the ledger (%s)", stage_rel, path)
+    if owner is None or not atomic.exchange_back(core.vault, stage_rel, path):
+        return None
+    core.records.event(
+        owner.tool,
+        owner.caller,
+        path,
+        owner.before,
+        revision_of(raw),
+        "not_written",
+        "an outside save arrived while the write was interrupted; it is back at the path",
+        intent_id=owner.event_id,
+    )
+    return path
 
 
 def _holds_after(core: WriteCore, intent: Event) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 from hoard.adapters.fs import failpoints
 from hoard.adapters.ledger.records import Proposal
-from hoard.app.writes.common import encode_content
+from hoard.app.writes.common import encode_content, index_path_for
 from hoard.app.writes.core import WriteCore
 from hoard.app.writes.file_note import FileNotes
 from hoard.app.writes.retire import Retirement
@@ -32,10 +32,25 @@ from hoard.core.models import (
     WriteResult,
 )
 from hoard.core.note import revision_of
+from hoard.core.paths import normalize_note_path
 from hoard.core.policy import Caller, credited
 from hoard.core.times import iso
 
 log = logging.getLogger("hoard.writes")
+
+
+def proposal_paths(p: Proposal) -> list[str]:
+    """The notes whose locks a proposal's decision takes, before the flow that applies it
+    takes them again (and any more it needs): the note, and the other path the flow is known
+    to change (the folder's _INDEX.md of a filing, the new path of a move), so the usual
+    ones are taken in sorted order."""
+    paths = [p.path]
+    if p.tool == "vault_file_note":
+        paths.append(index_path_for(p.path))
+    new_path = p.args.get("new_path")
+    if p.tool == "vault_move" and isinstance(new_path, str):
+        paths.append(normalize_note_path(new_path))
+    return paths
 
 
 class WritePath:
@@ -160,7 +175,10 @@ class WritePath:
         return p
 
     def confirm(self, proposal_id: str, *, caller: Caller) -> Any:
-        """Re-run every gate against the file as it is now, then apply the proposal."""
+        """Re-run every gate against the file as it is now, then apply the proposal. Under
+        the note's lock, the proposal is read again: of two confirms racing (threads, or
+        replicas of one shared store) exactly one applies, and the other is told that the
+        proposal was already confirmed."""
         gates.require_scope(caller, "confirm")
         p = self.pending(proposal_id, caller=caller)
         self.core.guarded(
@@ -170,9 +188,11 @@ class WritePath:
             lambda: gates.require_may_confirm(caller, p.proposal_id, p.caller),
             caller=caller,
         )
-        result = self.confirmers[p.tool](p, caller)
-        if not self.records.decide(p.proposal_id, "confirmed", caller.name):
-            log.warning("proposal %s was decided twice", p.proposal_id)
+        with self.locks.locks(proposal_paths(p)):
+            p = self.pending(proposal_id, caller=caller)
+            result = self.confirmers[p.tool](p, caller)
+            if not self.records.decide(p.proposal_id, "confirmed", caller.name):
+                log.warning("proposal %s was decided twice", p.proposal_id)
         return result
 
     def _confirm_write(self, p: Proposal, caller: Caller) -> WriteResult:
@@ -214,6 +234,11 @@ class WritePath:
     def reject(self, proposal_id: str, *, caller: Caller) -> RejectResult:
         gates.require_scope(caller, "confirm")
         p = self.pending(proposal_id, caller=caller)
+        with self.locks.locks(proposal_paths(p)):  # never while a confirm applies it
+            return self._reject(self.pending(proposal_id, caller=caller), caller)
+
+    def _reject(self, p: Proposal, caller: Caller) -> RejectResult:
+        proposal_id = p.proposal_id
         if not self.records.decide(p.proposal_id, "rejected", caller.name):
             raise ProposalNotFound(
                 f"proposal {proposal_id!r} was already decided", proposal_id=proposal_id
