@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+from hoard.adapters.ledger.heads import HEAD_DECISIONS, set_head
 from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.store.sql import SqlConn
 
@@ -36,7 +37,9 @@ def insert_event(
     intent_id: int | None = None,
     at: float | None = None,
 ) -> int:
-    """Insert one event in the open transaction ``conn`` of ``ledger``; its id."""
+    """Insert one event in the open transaction ``conn`` of ``ledger``; its id. An outcome
+    that changes what is at a path moves that path's head in the same transaction, and on a
+    shared store announces the change to the other replicas."""
     cur = conn.execute(
         "INSERT INTO events(at, tool, caller, path, before, after, decision, reason, "
         "intent_id, replica) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING event_id",
@@ -54,6 +57,8 @@ def insert_event(
         ),
     )
     event_id = int(cur.fetchone()[0])
+    if path is not None and decision in HEAD_DECISIONS:
+        set_head(conn, path, after, event_id)
     if ledger.outbox is not None and path is not None and decision in FED_DECISIONS:
         ledger.outbox.changed(conn, event_id, path)
     return event_id

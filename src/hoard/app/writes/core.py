@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from hoard.adapters.fs import atomic, failpoints
 from hoard.adapters.index.lookups import others_with_stem
-from hoard.adapters.ledger import kept
+from hoard.adapters.ledger import heads, kept
 from hoard.adapters.ledger.records import Event, Proposal, Records
 from hoard.adapters.vcs.git import Git, GitFailed
 from hoard.app.deps import Deps, no_paths
@@ -228,6 +228,7 @@ class WriteCore:
         the name the ledger records, when it is more than the caller's."""
         after = revision_of(new)
         name = credit or caller.name
+        self.check_head(rel, current)
         intent, _ = self.records.begin_change(tool, name, rel, current.raw, after, reason)
         if current.raw is not None:
             failpoints.hit(f"{point}.preserved")
@@ -240,6 +241,21 @@ class WriteCore:
         )
         if commit:
             self.commit(tool, [rel], [event], caller=caller)
+
+    def check_head(self, rel: str, current: Current) -> None:
+        """On a shared store: ``conflict`` when this replica reads at ``rel`` a revision that
+        hoard wrote there before the note's head (its view of the shared folder lags behind
+        another replica's write), carrying the head's revision. One process on the state
+        folder sees its own writes and skips the check."""
+        if self.deps.ledger.replica is None:
+            return
+        stale, head = heads.stale_view(self.deps.ledger, rel, current.revision)
+        if stale:
+            raise Conflict(
+                f"{rel!r} as this replica reads it is older than its last write through "
+                "hoard (the shared folder's view here lags); read it again and retry",
+                head,
+            )
 
     def keeper(self, rel: str) -> atomic.Keep:
         """Keeps in the ledger an outside save of ``rel`` that a write swapped out for a moment
