@@ -157,7 +157,7 @@ class Hoard:
         self.shared = SharedStore(
             self.state_dir,
             store_url(self.config),
-            replica or default_replica_name(),
+            replica or default_replica_name(self.state_dir),
             self.config.store.pool_size,
         )
         server = self.shared.server

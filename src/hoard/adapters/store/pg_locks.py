@@ -23,7 +23,8 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from hoard.adapters.fs import atomic
 from hoard.adapters.store.locks import ReentrantLocks
-from hoard.adapters.store.pg import PostgresServer, lock_key
+from hoard.adapters.store.pg import PostgresServer
+from hoard.adapters.store.sql import lock_key
 from hoard.core.errors import Busy, Unavailable
 
 log = logging.getLogger("hoard.store")

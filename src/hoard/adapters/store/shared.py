@@ -28,9 +28,16 @@ def store_url(config: Config) -> str:
     return os.environ.get(STORE_URL_ENV, "").strip() or config.store.url
 
 
-def default_replica_name() -> str:
-    """This process's name among the replicas: the host name and the pid."""
-    return f"{socket.gethostname()}-{os.getpid()}"
+def default_replica_name(state_dir: Path | None = None) -> str:
+    """This process's name among the replicas: the host name and a hash of its state folder
+    (its local index), so a replica restarted on the same folder is the same replica and
+    settles the writes its crash interrupted; without a state folder (a one-shot command
+    that keeps nothing), the host name and the pid."""
+    host = socket.gethostname()
+    if state_dir is None:
+        return f"{host}-{os.getpid()}"
+    digest = hashlib.sha256(str(state_dir.resolve()).encode("utf-8")).hexdigest()[:8]
+    return f"{host}-{digest}"
 
 
 def replica_tag(replica: str) -> str:

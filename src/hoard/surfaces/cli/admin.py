@@ -57,7 +57,7 @@ def add_parsers(sub: Any) -> None:
         default=None,
         metavar="NAME",
         help="this server's name among the replicas sharing a PostgreSQL store "
-        "(default: the host name and the pid)",
+        "(default: the host name and a hash of --state-dir)",
     )
     p.add_argument("--demo-token-file", type=Path, default=None, help=argparse.SUPPRESS)
 
