@@ -163,7 +163,7 @@ def _search_round(setup: Setup) -> None:
     with setup.client(0) as c:
         for q in QUERIES:
             t = time.perf_counter()
-            c.get("/search", params={"query": q}).raise_for_status()
+            c.get("/search", params={"q": q}).raise_for_status()
             setup.search_ms.append((time.perf_counter() - t) * 1000)
 
 
@@ -177,7 +177,7 @@ def _freshness(setup: Setup, n: int) -> list[float]:
             a.put(f"/notes/bench/fresh-{i}.md", content=body, headers=new).raise_for_status()
             t0 = time.perf_counter()
             while time.perf_counter() - t0 < 10:
-                hits = b.get("/search", params={"query": word}).json()["results"]
+                hits = b.get("/search", params={"q": word}).json()["results"]
                 if hits:
                     break
                 time.sleep(0.002)

@@ -39,18 +39,19 @@ class Replica:
 
     def start(self) -> None:
         self.port = free_port()
-        log = (self.state.parent / f"{self.name}.log").open("ab")
-        self.proc = subprocess.Popen(
-            [str(self.hoard_bin), "serve", "--vault", str(self.vault), "--state-dir",
-             str(self.state), "--http", f"127.0.0.1:{self.port}", "--replica", self.name],
-            stdout=log, stderr=log, env=self.env,
-        )  # fmt: skip
+        with (self.state.parent / f"{self.name}.log").open("ab") as log:
+            self.proc = subprocess.Popen(
+                [str(self.hoard_bin), "serve", "--vault", str(self.vault), "--state-dir",
+                 str(self.state), "--http", f"127.0.0.1:{self.port}", "--replica", self.name],
+                stdout=log, stderr=log, env=self.env,
+            )  # fmt: skip
         wait_until(self._answers, timeout=START_TIMEOUT_S)
 
     def _answers(self) -> bool:
         assert self.proc is not None and self.proc.poll() is None, self.log()
         try:
-            return self.client().get("/policy").status_code == 200
+            with self.client() as client:
+                return client.get("/policy").status_code == 200
         except httpx2.TransportError:
             return False
 

@@ -8,15 +8,18 @@ the one thing they need from outside: the grants in the ledger.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
 from hoard.adapters.ledger.store import Ledger
 from hoard.core import gates
 from hoard.core.config import Config
-from hoard.core.errors import Forbidden, NotFound, Protected
-from hoard.core.policy import Caller, is_protected, may_see
+from hoard.core.errors import Forbidden, NotFound, Protected, Unavailable
+from hoard.core.policy import Caller, Grant, is_protected, may_see
 from hoard.core.reach import Sight, in_reach, may_write
+
+log = logging.getLogger("hoard.access")
 
 Visible = Callable[[str], bool]
 
@@ -66,10 +69,19 @@ class Access:
         protected = self.config.protected
         seen: Visible | None = None
         if protected:
-            grants = [g for g in self.ledger.active_grants() if g.caller == caller.name]
+            grants = [g for g in self._grants() if g.caller == caller.name]
             now = time.time()
             seen = lambda path: may_see(path, caller, protected, grants, now)  # noqa: E731
         return Sight(caller.read_globs, seen) if caller.read_globs else seen
+
+    def _grants(self) -> list[Grant]:
+        """The active grants; none while the shared store is unreachable (protected notes
+        stay hidden rather than trusting grants that may have been revoked meanwhile)."""
+        try:
+            return self.ledger.active_grants()
+        except Unavailable:
+            log.warning("the shared store is unreachable: no grants apply until it is back")
+            return []
 
     def in_reach(self, path: str, *, caller: Caller) -> bool:
         """Whether ``path`` lies within the folders ``caller`` may read (outside them a

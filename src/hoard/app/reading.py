@@ -13,7 +13,14 @@ from hoard.app.honesty import Budget, Honesty
 from hoard.app.read_attachment import read_attachment
 from hoard.core.attachments import is_attachment_path, note_or_attachment_path
 from hoard.core.byte_window import utf8_window
-from hoard.core.errors import HoardError, InvalidArgument, NotFound, Protected, TooLarge
+from hoard.core.errors import (
+    HoardError,
+    InvalidArgument,
+    NotFound,
+    Protected,
+    TooLarge,
+    Unavailable,
+)
 from hoard.core.models import (
     LinksResult,
     ListEntry,
@@ -26,7 +33,12 @@ from hoard.core.note import revision_of
 from hoard.core.parts import block_span, has_part, section_span
 from hoard.core.paths import normalize_note_path, normalize_rel_path
 from hoard.core.policy import Caller
-from hoard.core.result_warnings import EncodingWarning, ResultWarning, time_budget_warning
+from hoard.core.result_warnings import (
+    STORE_UNAVAILABLE,
+    EncodingWarning,
+    ResultWarning,
+    time_budget_warning,
+)
 from hoard.core.times import iso
 
 READ_HARD_CAP = 256 * 1024 * 1024
@@ -92,7 +104,7 @@ class Reading:
                     message="the note is not valid UTF-8; bad bytes are shown as U+FFFD",
                 )
             )
-        warnings.extend(self.honesty.warnings_for([rel], Budget(), caller=caller).get(rel, []))
+        warnings.extend(self._synthesis_warnings(rel, caller))
         return ReadResult(
             path=rel,
             revision=revision_of(raw),
@@ -105,6 +117,14 @@ class Reading:
             warnings=warnings,
             part=part,
         )
+
+    def _synthesis_warnings(self, rel: str, caller: Caller) -> list[ResultWarning]:
+        """A registered summary's synthesis state, or the label of a read answered while
+        the shared store is unreachable."""
+        try:
+            return list(self.honesty.warnings_for([rel], Budget(), caller=caller).get(rel, []))
+        except Unavailable:
+            return [STORE_UNAVAILABLE]
 
     def list(
         self, path: str = "", recursive: bool = False, limit: int = 500, *, caller: Caller

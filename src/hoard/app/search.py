@@ -24,13 +24,14 @@ from hoard.app.search_attachments import with_attachments
 from hoard.app.search_rerank import Step, is_contested, rerank_step
 from hoard.app.search_semantic import Side, checked_choice, semantic_side
 from hoard.core.choices import RerankChoice, SearchMode, SemanticChoice, refuse_unless_one_of
-from hoard.core.errors import BadQuery, HoardError, InvalidArgument
+from hoard.core.errors import BadQuery, HoardError, InvalidArgument, Unavailable
 from hoard.core.filters import Filters, parse_filters
 from hoard.core.models import SearchHit, SearchResult
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Caller
 from hoard.core.query import MAX_QUERY_CHUNKS, words_of
 from hoard.core.result_warnings import (
+    STORE_UNAVAILABLE,
     CommonWordsKeptWarning,
     QueryTruncatedWarning,
     ResultWarning,
@@ -128,7 +129,7 @@ class SearchFlow:
             outcome = self._with_attachments(outcome, args, req)
         contested = is_contested(outcome.hits)
         step = self._rerank_step(reranker, args, contested, outcome, caller)
-        hits = self._with_synthesis_warnings(step.hits[offset : offset + args.limit], caller)
+        hits, store = self._with_synthesis_warnings(step.hits[offset : offset + args.limit], caller)
         return SearchResult(
             query=args.query,
             engine=step.engine,
@@ -139,6 +140,7 @@ class SearchFlow:
             took_ms=round((time.perf_counter() - t0) * 1000, 3),
             results=hits,
             warnings=capped
+            + store
             + side.warnings
             + step.warnings
             + outcome_warnings(outcome, self._budget_ms)
@@ -250,13 +252,20 @@ class SearchFlow:
             req = replace(req, query=req.query.replace('"', " "), mode="natural")
         return self.fallback.search(req)
 
-    def _with_synthesis_warnings(self, hits: list[SearchHit], caller: Caller) -> list[SearchHit]:
-        """Registered summaries carry their synthesis state; one budget for the whole page."""
-        by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
-        return [
+    def _with_synthesis_warnings(
+        self, hits: list[SearchHit], caller: Caller
+    ) -> tuple[list[SearchHit], list[ResultWarning]]:
+        """Registered summaries carry their synthesis state; one budget for the whole page.
+        With the shared store unreachable, the hits stand as found, labeled."""
+        try:
+            by_path = self.honesty.warnings_for([h.path for h in hits], Budget(), caller=caller)
+        except Unavailable:
+            return hits, [STORE_UNAVAILABLE]
+        marked = [
             replace(h, warnings=[*h.warnings, *by_path[h.path]]) if by_path.get(h.path) else h
             for h in hits
         ]
+        return marked, []
 
 
 _FTS_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})

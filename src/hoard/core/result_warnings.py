@@ -91,6 +91,22 @@ class SemanticPartialWarning(TypedDict):
     notes: int
 
 
+class StoreUnavailableWarning(TypedDict):
+    """The shared store (PostgreSQL) is unreachable: the answer comes from this replica's
+    own index and the folder, without what only the store knows (grants to protected notes,
+    summaries' synthesis states)."""
+
+    kind: Literal["store_unavailable"]
+    message: str
+
+
+STORE_UNAVAILABLE = StoreUnavailableWarning(
+    kind="store_unavailable",
+    message="the shared store is unreachable: answered from this replica's index without "
+    "grants or synthesis checks",
+)
+
+
 class FiltersNotAppliedWarning(TypedDict):
     """The substring fallback answered a filtered search; it cannot filter."""
 
@@ -119,6 +135,7 @@ ResultWarning = (
     | SemanticUnavailableWarning
     | SemanticPartialWarning
     | FiltersNotAppliedWarning
+    | StoreUnavailableWarning
 )
 """Any warning a result carries (``warnings`` on search hits and results, reads,
 ``vault_similar``)."""

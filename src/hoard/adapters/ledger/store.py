@@ -283,9 +283,11 @@ class Ledger:
         self._grants_cache = None
 
     def active_grants(self, now: float | None = None) -> list[Grant]:
-        """Unexpired, unrevoked grants; cached for a second (grants are minutes long)."""
+        """Unexpired, unrevoked grants. One process caches them for a second (grants are
+        minutes long, and its own changes clear the cache); replicas sharing a store read
+        them every time, so a grant revoked on one is refused on every other at once."""
         now = time.time() if now is None else now
-        cached = self._grants_cache
+        cached = self._grants_cache if self.db.engine == "sqlite" else None
         if cached is not None and now - cached[0] < 1.0:
             return [g for g in cached[1] if g.expires_at > now]
         with self.read() as conn:

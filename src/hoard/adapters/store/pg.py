@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -27,6 +28,11 @@ from psycopg_pool import ConnectionPool
 from hoard.adapters.store.dialect import postgres_ddl, postgres_query
 from hoard.adapters.store.sql import Engine, SqlConn, SqlCursor, lock_key, statements
 from hoard.core.errors import ConfigError, IoError, Unavailable
+
+RETRY_AFTER_S = 1.0
+"""After the store was found unreachable, how long calls fail at once."""
+RETRY_WAIT_S = 0.5
+"""How long a call waits for a connection while the store has been unreachable."""
 
 SCHEMA_TABLE = """
 CREATE TABLE IF NOT EXISTS hoard_schema(
@@ -92,6 +98,8 @@ class PostgresServer:
         self.url = url
         self.where = redacted(url)
         self.replica = replica
+        self._wait_s = wait_s
+        self._down_until = 0.0
         self.pool = ConnectionPool(
             url,
             min_size=1,
@@ -111,9 +119,23 @@ class PostgresServer:
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection (autocommit), or ``unavailable``."""
-        with _unavailable_on_failure(self.where), self.pool.connection() as conn:
-            yield conn
+        """A pooled connection (autocommit), or ``unavailable``. Once the server was found
+        unreachable, calls fail at once for :data:`RETRY_AFTER_S` and then wait for a
+        connection only briefly, so a replica keeps answering what needs no store quickly
+        during an outage instead of every call waiting out the pool's timeout."""
+        now = time.monotonic()
+        if now < self._down_until:
+            raise Unavailable(
+                f"the shared store at {self.where} is unreachable; nothing was changed"
+            )
+        wait = self._wait_s if self._down_until == 0.0 else min(self._wait_s, RETRY_WAIT_S)
+        try:
+            with _unavailable_on_failure(self.where), self.pool.connection(timeout=wait) as conn:
+                yield conn
+        except Unavailable:
+            self._down_until = time.monotonic() + RETRY_AFTER_S
+            raise
+        self._down_until = 0.0
 
     def database(self, component: str, migrations: tuple[str, ...]) -> PostgresDatabase:
         return PostgresDatabase(self, component, migrations)
