@@ -191,10 +191,14 @@ def import_callers(db: Database, entries: Iterable[TokenEntry]) -> int:
     """Add callers read elsewhere (a tokens file: ``TokenStore(path).entries()``) in one
     transaction; one whose name the store has already is left as it is. How many were
     added."""
-    added = 0
     with db.transaction() as conn:
-        for entry in entries:
-            added += _insert(conn, entry)
-        if added:
-            _bump(conn)
+        return add_callers(conn, entries)
+
+
+def add_callers(conn: SqlConn, entries: Iterable[TokenEntry]) -> int:
+    """:func:`import_callers` inside a transaction the caller holds (a whole state folder
+    copied into a store at once)."""
+    added = sum(_insert(conn, entry) for entry in entries)
+    if added:
+        _bump(conn)
     return added

@@ -17,7 +17,13 @@ from hoard.adapters.store.pg_admin import (
     schema_versions,
     server_version,
 )
-from hoard.adapters.store.pg_copy import CopyReport, Progress, copy_into, state_sources
+from hoard.adapters.store.pg_copy import (
+    CopyReport,
+    Progress,
+    callers_to_copy,
+    copy_into,
+    state_sources,
+)
 from hoard.adapters.store.shared import STORE_URL_ENV, default_replica_name, store_url
 from hoard.core.errors import InvalidArgument
 
@@ -119,5 +125,5 @@ def migrate_state(url: str, state_dir: Path, tokens: Path | None, progress: Prog
     sources, skipped = state_sources(state_dir, dict(COMPONENTS), tokens)
     with connected(url) as server:
         applied = migrate_all(server)
-        report = copy_into(server, sources, progress)
+        report = copy_into(server, sources, progress, callers_to_copy(tokens))
         return Migration(server.where, _schemas(server, applied), report, skipped)

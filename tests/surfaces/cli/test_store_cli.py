@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hoard.adapters.store.pg import PostgresServer
+from hoard.app.callers import open_callers
 from hoard.app.hoard import Hoard
 from hoard.core.policy import OWNER, Caller
 from tests.helpers import free_port, hoard_env, note_text, sha, wait_until
@@ -266,3 +267,42 @@ def test_a_schema_from_a_newer_hoard_is_refused_by_init_and_reported_by_check(
 
     assert init.returncode == 2 and "newer hoard" in init.stderr
     assert check.returncode == 1 and "newer than this hoard" in check.stdout
+
+
+def test_migrate_carries_callers_and_web_sessions_so_tokens_and_cookies_keep_working(
+    hoard_bin: Path,
+    pg_url: str,
+    used_state: Path,
+    vault: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tokens_file = tmp_path / "tokens.json"
+    file_callers = open_callers(tokens_file)
+    _, admin_token = file_callers.add("boss", "read,write,admin", "direct")
+    _, agent_token = file_callers.add("scout", "read", "propose", read="tech/**")
+    with Hoard(vault, used_state) as single:
+        sessions, _ = single.owner_tools(file_callers)
+        cookie, _ = sessions.sign_in(admin_token, "browser")
+
+    done = hoard_cli(
+        hoard_bin, tmp_path, "store", "migrate", "--from", str(used_state), "--url", pg_url,
+        "--tokens", str(tokens_file),
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    monkeypatch.setenv("HOARD_STORE_URL", pg_url)
+    store_callers = open_callers()
+    assert store_callers.where != str(tokens_file)
+    scout = store_callers.verify(agent_token)
+    assert scout is not None and scout.read_globs == ("tech/**",)
+    with Hoard(vault, tmp_path / "replica-state", replica="b") as replica:
+        sessions, _ = replica.owner_tools(store_callers)
+        session = sessions.current(cookie)
+    assert session is not None
+    again = hoard_cli(
+        hoard_bin, tmp_path, "store", "migrate", "--from", str(used_state), "--url", pg_url,
+        "--tokens", str(tokens_file),
+    )  # fmt: skip
+    assert again.returncode != 0
+    assert "nothing was copied" in again.stderr

@@ -57,7 +57,7 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
 
 
-class _PgConn:
+class PgConn:
     """A psycopg connection that takes SQLite-style statements."""
 
     __slots__ = ("raw",)
@@ -188,7 +188,7 @@ class PostgresDatabase:
 
     @contextlib.contextmanager
     def transaction(self, durable: bool = True) -> Iterator[SqlConn]:
-        held: _PgConn | None = getattr(self._local, "conn", None)
+        held: PgConn | None = getattr(self._local, "conn", None)
         if held is not None:  # a transaction of this thread is open: join it
             yield held
             return
@@ -196,7 +196,7 @@ class PostgresDatabase:
             if not durable:
                 raw.execute("SET LOCAL synchronous_commit = off")
             raw.execute("SELECT pg_advisory_xact_lock(%s)", (self._writer_key,))
-            self._local.conn = _PgConn(raw)
+            self._local.conn = PgConn(raw)
             try:
                 yield self._local.conn
             finally:
@@ -204,12 +204,12 @@ class PostgresDatabase:
 
     @contextlib.contextmanager
     def read(self) -> Iterator[SqlConn]:
-        held: _PgConn | None = getattr(self._local, "conn", None)
+        held: PgConn | None = getattr(self._local, "conn", None)
         if held is not None:
             yield held
             return
         with self.server.connection() as raw:
-            yield _PgConn(raw)
+            yield PgConn(raw)
 
     def close(self) -> None:
         """The pool belongs to the server, closed with it."""

@@ -19,10 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hoard.adapters.store.pg import PostgresServer
+from hoard.adapters.callers_store import add_callers
+from hoard.adapters.store.pg import PgConn, PostgresServer
 from hoard.adapters.store.sql import SqlConn, lock_key, statements
 from hoard.adapters.store.sqlite_db import SqliteDatabase
+from hoard.adapters.tokens import TokenStore
 from hoard.core.errors import InvalidArgument, IoError, NotFound
+from hoard.core.policy import TokenEntry
 
 #: Each component a single-process state keeps in a SQLite file, by that file's name.
 SQLITE_FILES: tuple[tuple[str, str], ...] = (
@@ -41,7 +44,7 @@ HASHED_TABLES: tuple[tuple[str, str], ...] = (
 #: Rows copied between two progress reports.
 PROGRESS_EVERY = 2000
 
-_CREATE_TABLE = re.compile(r"^\s*CREATE TABLE (\w+)", re.I)
+_CREATE_TABLE = re.compile(r"^\s*CREATE TABLE (?:IF NOT EXISTS )?(\w+)", re.I)
 
 Progress = Callable[[str, int, int], None]
 """``(table, rows copied, rows in all)``, called as a table's copy goes."""
@@ -97,24 +100,48 @@ def state_sources(
             sources.append(Source(component, path, registered[component]))
         else:
             skipped.append(f"{file_name}: this hoard keeps {component} in the state folder")
-    if tokens is not None and tokens.is_file() and "callers" not in registered:
-        skipped.append(f"{tokens}: this hoard reads callers from the tokens file")
     return sources, skipped
 
 
-def copy_into(server: PostgresServer, sources: Sequence[Source], progress: Progress) -> CopyReport:
-    """Copy every source into the store in one transaction (see the module's docstring)."""
+def callers_to_copy(tokens: Path | None) -> list[TokenEntry]:
+    """The callers of a tokens file (none when there is no file), to copy with the state."""
+    if tokens is None or not tokens.is_file():
+        return []
+    return TokenStore(tokens, strict=True).entries()
+
+
+def copy_into(
+    server: PostgresServer,
+    sources: Sequence[Source],
+    progress: Progress,
+    callers: Sequence[TokenEntry] = (),
+) -> CopyReport:
+    """Copy every source (and the callers of a tokens file) into the store in one
+    transaction (see the module's docstring)."""
     copied: list[CopiedTable] = []
+    components = [s.component for s in sources] + (["callers"] if callers else [])
     with server.connection() as pg, pg.transaction():
-        for source in sources:
-            pg.execute(
-                "SELECT pg_advisory_xact_lock(%s)", (lock_key(f"writer:{source.component}"),)
-            )
+        for component in components:
+            pg.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key(f"writer:{component}"),))
         _refuse_rows_already_there(pg, server.where, sources)
         for source in sources:
             copied += _copy_source(pg, source, progress)
+        if callers:
+            _refuse_callers_already_there(pg, server.where)
+            added = add_callers(PgConn(pg), callers)
+            copied.append(CopiedTable("callers", "callers", added))
+            progress("callers", added, len(callers))
         verified = _verify_hashes(pg, [t for s in sources for t in s.tables])
     return CopyReport(copied, verified)
+
+
+def _refuse_callers_already_there(pg: Any, where: str) -> None:
+    row = pg.execute("SELECT count(*) FROM callers").fetchone()
+    if row and row[0]:
+        raise InvalidArgument(
+            f"the store at {where} already holds {row[0]} caller(s): `hoard store migrate` "
+            "copies a tokens file only into a store with no callers yet; nothing was copied"
+        )
 
 
 def _refuse_rows_already_there(pg: Any, where: str, sources: Sequence[Source]) -> None:
