@@ -29,7 +29,9 @@ messages: they call :meth:`HoardError.to_object` (and :attr:`HoardError.http_sta
     │   HTTP only (the guard in front of /mcp and /api answers these; no tool raises them):
     ├── Unauthorized                unauthorized       (401, with WWW-Authenticate)
     ├── Misdirected                 misdirected        (421: a foreign Host header)
-    └── Unavailable                 unavailable        (503: strict mode, bad tokens file)
+    └── Unavailable                 unavailable        (503: a bad tokens file in strict mode;
+                                                        also from any tool when the shared
+                                                        store of replicas is down)
 """
 
 from __future__ import annotations
@@ -185,12 +187,16 @@ class Misdirected(HoardError):
 
 
 class Unavailable(HoardError):
+    """A service hoard needs is down: the tokens file in strict mode (the HTTP guard), or the
+    shared store of replicas (every write is refused, nothing half-done)."""
+
     code = "unavailable"
     http_status = 503
 
 
 HTTP_GUARD_CODES: tuple[str, ...] = ("unauthorized", "misdirected", "unavailable")
-"""Codes only the HTTP guard answers with (401, 421 and 503), never a tool."""
+"""Codes outside SPEC's tool list (401, 421 and 503): the HTTP guard's, and ``unavailable``
+also from a tool that needs a shared store (PostgreSQL) that cannot be reached."""
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_argument",
