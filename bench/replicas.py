@@ -40,7 +40,7 @@ from hoard.benchmark.server import free_port, hoard_cmd
 
 WRITERS = 8
 HEAD = (
-    "---\ntitle: Bench {n}\ntype: note\nstatus: active\ntags: [bench]\nupdated: 2026-12-02\n---\n"
+    "---\ntitle: Bench {n}\ntype: note\nstatus: active\ntags: [bench, replicas]\nupdated: 2026-12-02\n---\n"
 )
 QUERIES = ["graph", "memory", "linear algebra", "network protocol", "compiler", "entropy",
            "kernel", "probability", "database index", "neural"]  # fmt: skip

@@ -92,12 +92,12 @@ class Outbox:
         self.replica = replica
 
     def changed(self, conn: SqlConn, event_id: int, path: str) -> None:
-        cur = conn.execute(
-            f"INSERT INTO outbox(path, event_id, replica, at) VALUES(?,?,?,{NOW}) RETURNING id",
-            (path, event_id, self.replica),
+        # One round trip: the row, and its NOTIFY (sent when the transaction commits).
+        conn.execute(
+            f"WITH o AS (INSERT INTO outbox(path, event_id, replica, at) VALUES(?,?,?,{NOW}) "
+            "RETURNING id) SELECT pg_notify(?, o.id::text || ' ' || ?) FROM o",
+            (path, event_id, self.replica, CHANNEL, self.replica),
         )
-        change_id = int(cur.fetchone()[0])
-        conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, str(change_id)))
 
 
 def newest_change(server: PostgresServer) -> int:

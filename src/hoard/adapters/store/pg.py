@@ -87,6 +87,13 @@ def _unavailable_on_failure(where: str) -> Iterator[None]:
         ) from exc
 
 
+def check_in_background(pool: ConnectionPool[Any]) -> None:
+    """Test the pool's idle connections and replace the dead ones (a restarted server leaves
+    every pooled connection dead), without holding up the caller. Connections are not tested
+    each time they are taken: that cost a round trip on every statement."""
+    threading.Thread(target=pool.check, name="hoard-pool-check", daemon=True).start()
+
+
 class PostgresServer:
     """One PostgreSQL database and this process's pool of connections to it."""
 
@@ -106,7 +113,6 @@ class PostgresServer:
             max_size=max_size,
             timeout=wait_s,
             open=False,
-            check=ConnectionPool.check_connection,
             kwargs={
                 "autocommit": True,
                 "application_name": f"hoard {replica}"[:63],
@@ -134,6 +140,7 @@ class PostgresServer:
                 yield conn
         except Unavailable:
             self._down_until = time.monotonic() + RETRY_AFTER_S
+            check_in_background(self.pool)
             raise
         self._down_until = 0.0
 
@@ -193,9 +200,12 @@ class PostgresDatabase:
             yield held
             return
         with self.server.connection() as raw, raw.transaction():
-            if not durable:
-                raw.execute("SET LOCAL synchronous_commit = off")
-            raw.execute("SELECT pg_advisory_xact_lock(%s)", (self._writer_key,))
+            raw.execute(
+                "SELECT set_config('synchronous_commit', CASE WHEN %s THEN "
+                "current_setting('synchronous_commit') ELSE 'off' END, true), "
+                "pg_advisory_xact_lock(%s)",
+                (durable, self._writer_key),
+            )
             self._local.conn = PgConn(raw)
             try:
                 yield self._local.conn

@@ -23,7 +23,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from hoard.adapters.fs import atomic
 from hoard.adapters.store.locks import ReentrantLocks
-from hoard.adapters.store.pg import PostgresServer
+from hoard.adapters.store.pg import PostgresServer, check_in_background
 from hoard.adapters.store.sql import lock_key
 from hoard.core.errors import Busy, Unavailable
 
@@ -51,7 +51,6 @@ class PostgresLocks(ReentrantLocks):
             min_size=1,
             max_size=max_size,
             open=False,
-            check=ConnectionPool.check_connection,
             kwargs={
                 "autocommit": True,
                 "application_name": f"hoard {server.replica} locks"[:63],
@@ -99,11 +98,15 @@ class PostgresLocks(ReentrantLocks):
     def _wait(self, conn: psycopg.Connection[Any], rel: str, key: int, deadline: float) -> None:
         wait_ms = max(1, int((deadline - time.monotonic()) * 1000))
         try:
-            conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{wait_ms}ms",))
-            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            # One round trip: the wait's bound, then the lock (evaluated in that order).
+            conn.execute(
+                "SELECT set_config('lock_timeout', %s, false), pg_advisory_lock(%s)",
+                (f"{wait_ms}ms", key),
+            )
         except pg_errors.LockNotAvailable as exc:
             raise _busy(rel) from exc
         except psycopg.OperationalError as exc:
+            check_in_background(self.pool)
             raise self._unavailable(exc) from exc
 
     def _let_go(self, conn: psycopg.Connection[Any], key: int | None) -> None:

@@ -87,8 +87,8 @@ class ChangeFollower:
                 self._listen(conn)
                 pause = BACKOFF_FIRST_S
                 while not self._stop.is_set():
-                    conn.wait(POLL_S)
-                    self._catch_up(conn)
+                    if not self._only_mine(conn.wait(POLL_S)):
+                        self._catch_up(conn)
             except Unavailable as exc:
                 if self.connected.is_set():
                     log.warning("the change feed lost the store (%s); reconnecting", exc.message)
@@ -110,6 +110,12 @@ class ChangeFollower:
         conn.listen(self._wake_channel)
         self._catch_up(conn)  # what committed while not listening
         self.connected.set()
+
+    def _only_mine(self, payloads: list[str]) -> bool:
+        """Whether the notifications are all of this replica's own changes (``id replica``),
+        which its index has already: no need to read the outbox for them (the next
+        notification of another replica's, or the poll, reads past them)."""
+        return bool(payloads) and all(p.partition(" ")[2] == self.replica for p in payloads)
 
     def _catch_up(self, conn: Dedicated) -> None:
         while not self._stop.is_set():
