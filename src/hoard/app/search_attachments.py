@@ -16,28 +16,22 @@ from hoard.adapters.attachments.indexer import Attachments
 from hoard.adapters.search.types import SearchOutcome, Visible, significant
 from hoard.core.config import SearchConfig
 from hoard.core.models import SearchHit
-from hoard.core.query import MAX_TERM_CHARS, build_groups, parse_natural
+from hoard.core.query import parse_natural, quote
 from hoard.core.reach import counts_as_hidden
 from hoard.core.snippet import best_window
 
-NO_PREFIX = MAX_TERM_CHARS + 1
-"""A prefix length no word reaches: attachment pages match whole words."""
 
-
-def attachment_expression(query: str, mode: str, search: SearchConfig) -> tuple[str, list[str]]:
-    """The FTS5 expression of the query for attachment pages, and the words a snippet
-    looks for. ``fts`` queries as written; natural ones as the notes' groups, without the
-    n-gram columns notes have."""
+def attachment_terms(query: str, search: SearchConfig) -> tuple[list[list[str]], list[str]]:
+    """The query's groups for attachment pages, each as its FTS5 strings (the word or
+    phrase and its other spellings; whole stemmed words, no prefixes: pages are long and a
+    prefix would rank every page holding a completion, a third of the attachment side's
+    time on the bench; no n-gram columns, which notes alone have), and the words a snippet
+    looks for."""
     stopwords = frozenset(w.lower() for w in (*search.stopwords, *search.owner_names))
     chunks = parse_natural(query, stopwords)
     terms = [t for c in chunks for t in (*c.tokens, *c.alternatives)]
-    if mode == "fts":
-        return query, terms
-    for c in chunks:
-        c.runs = []
-    # Whole (stemmed) words only: prefixes would rank every page holding a completion, and
-    # pages are long (measured: a third of the attachment side's time on the bench).
-    return " OR ".join(build_groups(chunks, NO_PREFIX)), terms
+    groups = [[quote(" ".join(c.tokens)), *map(quote, c.alternatives)] for c in chunks]
+    return groups, terms
 
 
 def with_attachments(
@@ -54,8 +48,13 @@ def with_attachments(
     may not see counted as hidden). Typeahead searches titles: no attachments there."""
     if attachments is None or mode == "typeahead" or not query.strip():
         return outcome
-    expr, terms = attachment_expression(query, mode, search)
-    found = attachments.search(expr, fetch, folder) if expr else []
+    groups, terms = attachment_terms(query, search)
+    if mode == "fts":
+        found = attachments.search(query, fetch, folder)
+    else:
+        found = attachments.search_groups(
+            groups, fetch, folder, search.ranking, _last_score(outcome, fetch)
+        )
     hits: list[SearchHit] = []
     bodies: dict[str, str] = {}
     hidden = 0
@@ -74,6 +73,13 @@ def with_attachments(
         for h in merged
     ]
     return replace(outcome, hits=shown, hidden=outcome.hidden + hidden)
+
+
+def _last_score(outcome: SearchOutcome, fetch: int) -> float | None:
+    """The score an attachment must pass to make a page the notes already fill."""
+    if len(outcome.hits) < fetch:
+        return None
+    return sorted((h.score for h in outcome.hits), reverse=True)[fetch - 1]
 
 
 def _hit(path: str, page: int, score: float) -> SearchHit:

@@ -283,3 +283,20 @@ def test_a_damaged_attachment_cache_is_made_anew_by_the_next_walk(
     assert "making attachments.db anew" in caplog.text
     assert result.attachments is not None and result.attachments.files == 4
     assert h.searching.search("quokka", caller=OWNER).results[0].path == "papers/survey.pdf"
+
+
+def test_a_rare_word_finds_its_attachment_page_when_common_words_fill_the_page_with_notes(
+    put: Put, write_note, open_hoard
+):
+    for n in range(12):
+        write_note(f"rivers/r{n}.md", f"River delta {n}", "The river meets the delta.")
+    for n in range(20):
+        put(f"papers/p{n}.txt", "river delta " * 40)
+    put("papers/rare.pdf", pdf_with_pages("The river.", "A delta.", "An axolotl in the river."))
+    h = indexed(open_hoard())
+
+    common = h.searching.search("river delta", limit=5, caller=OWNER).results
+    rare = h.searching.search("river axolotl", limit=5, caller=OWNER).results
+
+    assert [r.kind for r in common] == [None] * 5
+    assert any(r.path == "papers/rare.pdf" and r.page == 3 for r in rare)

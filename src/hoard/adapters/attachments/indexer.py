@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hoard.adapters.attachments.plan import count_cap, plan_pages
 from hoard.adapters.attachments.pool import ExtractorPool
 from hoard.adapters.attachments.store import AttachmentStore, FileRow, PageHit
 from hoard.adapters.fs.background import lower_this_thread
@@ -29,11 +30,16 @@ from hoard.adapters.fs.vault import Vault
 from hoard.core.attachments import AttachmentKind, AttachmentLimits, Extracted, attachment_kind
 from hoard.core.config import AttachmentsConfig
 from hoard.core.errors import HoardError, NotFound, TooLarge
+from hoard.core.ranking import RankingSettings
 
 log = logging.getLogger("hoard.attachments")
 
 IDLE_WALK_S = 30.0
 """A server with no watcher (or nothing said by it) walks the attachments this often."""
+
+SCORE_ROUNDING = 1.0001
+"""A hit's score is rounded to six significant digits: the ceiling, raised by more than
+that, still bounds it."""
 
 Progress = Callable[[int, int], None]
 
@@ -205,6 +211,35 @@ class Attachments:
             log.warning("attachments left out of a search: %s", exc)
         return []
 
+    def search_groups(
+        self,
+        groups: list[list[str]],
+        limit: int,
+        folder: str | None,
+        ranking: RankingSettings,
+        beat: float | None = None,
+    ) -> list[PageHit]:
+        """Attachment pages matching a natural-mode query: ``groups`` are its words, each
+        as its FTS5 strings (the word or phrase and its other spellings), OR-ed. Held to
+        the notes' budget (see :mod:`.plan`); nothing is ranked when no page can score
+        above ``beat`` (the last score of a page of notes already full). Never fails."""
+        try:
+            pages = self.store.page_count() if self._ready(create=False) else 0
+            if pages == 0:
+                return []
+            cap = count_cap(ranking, pages)
+            counts = [self.store.phrase_counts(g, cap) for g in groups]
+            plan = plan_pages(groups, counts, pages, cap, ranking)
+            if plan.ceiling == 0.0 or (beat is not None and plan.ceiling * SCORE_ROUNDING < beat):
+                return []
+            expr = " OR ".join(_group(groups[i]) for i in plan.kept)
+            return self.store.search(expr, limit, folder)
+        except sqlite3.OperationalError as exc:
+            log.debug("attachments left out of a search: %s", exc)
+        except sqlite3.Error as exc:
+            log.warning("attachments left out of a search: %s", exc)
+        return []
+
     def problems(self) -> list[tuple[str, str, str]]:
         return self.store.problems() if self._ready(create=False) else []
 
@@ -247,3 +282,7 @@ class Attachments:
 
 def _folder(rel: str) -> str:
     return rel.rpartition("/")[0]
+
+
+def _group(phrases: list[str]) -> str:
+    return phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")"

@@ -282,6 +282,12 @@ class AttachmentStore:
         self._page_count = (self.generation, n)
         return n
 
+    def phrase_counts(self, phrases: list[str], cap: int) -> list[int]:
+        """How many pages hold each FTS5 string, each count stopped at ``cap`` (counting a
+        word on every page costs no more than counting ``cap`` of them)."""
+        conn = self.reader()
+        return [int(conn.execute(_COUNT_SQL, (p, cap)).fetchone()[0]) for p in phrases]
+
     def search(self, expr: str, limit: int, folder: str | None) -> list[PageHit]:
         """Pages matching the FTS5 expression ``expr``, best first, the best page of each
         file once. FTS5 ranks the pages on its own first (its top-N is cheaper than ranking
@@ -316,6 +322,9 @@ class AttachmentStore:
             )
         )
         return [PageHit(path, page, score, bodies.get(i, "")) for path, page, score, i in chosen]
+
+
+_COUNT_SQL = "SELECT count(*) FROM (SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? LIMIT ?)"
 
 
 def _like_prefix(s: str) -> str:
