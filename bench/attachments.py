@@ -16,8 +16,10 @@ with fpdf2 (a dev dependency). Then, each from an empty state folder:
    and reads none again.
 
 Search: ``--queries`` natural queries (two words of a note's title), run in turns on the
-hoard without and the hoard with attachments (one of each per query, so load shifts both
-alike): p50/p95 of each. The machine may be shared: the receipt keeps the load average
+hoard without attachments, the hoard with them, and the same hoard with the attachment side
+unbounded (every group's pages ranked on every query, as before the page plan of
+:mod:`hoard.adapters.attachments.plan`; one of each per query in rotating order, so load
+shifts all alike): p50/p95 of each. The machine may be shared: the receipt keeps the load average
 before and after, and the figures move with it. Prints a table; the receipt goes to a
 temporary folder unless ``--receipt`` names a file (``bench/receipts/attachments-<date>.json``
 for the record).
@@ -36,6 +38,8 @@ from typing import Any
 from fpdf import FPDF
 
 from benchlib import machine_info, now_iso, percentile, render_table, today, write_receipt
+from hoard.adapters.attachments.indexer import Attachments
+from hoard.adapters.attachments.store import PageHit
 from hoard.app.hoard import Hoard
 from hoard.benchmark.genvault import generate_vault
 from hoard.core.config import AttachmentsConfig, Config
@@ -111,14 +115,33 @@ def build(vault: Path, state: Path, enabled: bool) -> tuple[Hoard, dict[str, Any
     return h, row
 
 
+def unbounded(attachments: Attachments) -> Any:
+    """The attachment side before the page plan: the OR of every group, always ranked."""
+
+    def search_groups(groups: list[list[str]], limit: int, folder: str | None, *_: Any) -> Any:
+        expr = " OR ".join(g[0] if len(g) == 1 else "(" + " OR ".join(g) + ")" for g in groups)
+        found: list[PageHit] = attachments.search(expr, limit, folder) if expr else []
+        return found
+
+    return search_groups
+
+
 def search_times(plain: Hoard, attached: Hoard, queries: list[str]) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"without": [], "with": []}
+    """Per query, in rotating order: without attachments, with them unbounded (as before),
+    with them (the page plan)."""
+    side = attached.deps.attachments
+    assert side is not None
+    old = unbounded(side)
+    times: dict[str, list[float]] = {"without": [], "with_unbounded": [], "with": []}
     for i, q in enumerate(queries):
-        order = [("without", plain), ("with", attached)]
-        for name, h in order if i % 2 == 0 else reversed(order):
+        order = ["without", "with_unbounded", "with"]
+        for name in order[i % 3 :] + order[: i % 3]:
+            if name == "with_unbounded":
+                side.search_groups = old  # type: ignore[method-assign]
             t0 = time.perf_counter()
-            h.searching.search(q, caller=OWNER)
+            (plain if name == "without" else attached).searching.search(q, caller=OWNER)
             times[name].append((time.perf_counter() - t0) * 1000)
+            vars(side).pop("search_groups", None)
     return times
 
 
@@ -191,6 +214,13 @@ def report(
         for k, v in search.items()
     ]
     print(render_table(["search", "queries", "p50 ms", "p95 ms"], lines))
+    base = search["without"]
+    ratios = {
+        k: {q: round(v[q] / base[q], 3) for q in ("p50_ms", "p95_ms")}
+        for k, v in search.items()
+        if k != "without"
+    }
+    print("against without attachments:", ratios)
     receipt = {
         "when": now_iso(),
         "machine": machine_info(),
@@ -199,6 +229,7 @@ def report(
         "pages": written,
         "build": {"without": without, "with": with_, "cached": cached},
         "search": search,
+        "search_ratio_to_without": ratios,
         "load_before": list(args.load_before),
         "load_after": list(os.getloadavg()),
     }
