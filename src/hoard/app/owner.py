@@ -28,8 +28,8 @@ from hoard.core.gates import Current
 from hoard.core.paths import normalize_rel_path
 from hoard.core.policy import Grant
 
-MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
-"""The largest vault file (an image) the web app serves."""
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+"""The largest image the web app serves when ``[attachments] max_mb`` is lower."""
 FIND_ATTACHMENT_LIMIT = 50_000
 """Most vault entries looked through to find an embedded file by name."""
 EXPIRED_SHOWN_SECONDS = 7 * 86400
@@ -203,14 +203,17 @@ class OwnerDesk:
         return facets.recent_notes(self.deps.index.reader(), limit)
 
     def attachment(self, path: str) -> tuple[str, bytes]:
-        """A file of the vault a note shows (an image): ``(normalised path, bytes)``.
-        Protected paths are refused, like ignored, dot and symlinked ones."""
+        """A file of the vault a note shows (an image) or a search found (an attachment):
+        ``(normalised path, bytes)``, up to the size attachments are indexed at (``[attachments]
+        max_mb``; images up to :data:`MAX_IMAGE_BYTES` whatever it says). Protected paths
+        are refused, like ignored, dot and symlinked ones."""
         rel = normalize_rel_path(path)
         if self.deps.access.is_protected(rel):
             raise Protected(f"{rel!r} is protected", path=rel)
-        rel, data, size = self.deps.vault.read_file(rel, MAX_ATTACHMENT_BYTES + 1)
-        if size > MAX_ATTACHMENT_BYTES:
-            raise TooLarge(f"{rel!r} is {size} bytes", path=rel, size=size)
+        largest = max(MAX_IMAGE_BYTES, self.deps.config.attachments.max_mb * 1000 * 1000)
+        rel, data, size = self.deps.vault.read_file(rel, largest + 1)
+        if size > largest:
+            raise TooLarge(f"{rel!r} is {size} bytes", path=rel, size=size, max_bytes=largest)
         return rel, data
 
     def find_attachment(self, target: str, source: str = "") -> str | None:

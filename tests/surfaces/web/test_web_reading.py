@@ -264,3 +264,20 @@ def test_screenshots_of_a_note_with_an_embed_an_image_and_tasks(
             assert page.evaluate("document.documentElement.scrollWidth") <= width
         finally:
             context.close()
+
+
+def test_a_pdf_file_over_the_image_cap_opens_and_other_attachments_download_sandboxed(
+    owner_page: Any, site: Site, reading: Path
+) -> None:
+    big = b"%PDF-1.4\n" + b"0" * (30 * 1024 * 1024)  # over 20 MiB, under [attachments] max_mb
+    write_file(site.vault, "reading/attachments/big.pdf", big)
+    write_file(site.vault, "reading/attachments/page.html", b"<script>alert(1)</script>")
+
+    pdf = owner_page.request.get(f"{site.url}/file/reading/attachments/big.pdf")
+    html = owner_page.request.get(f"{site.url}/file/reading/attachments/page.html")
+
+    assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.body() == big
+    assert html.ok and html.headers["content-disposition"] == "attachment"
+    assert html.headers["content-type"] == "application/octet-stream"
+    assert "sandbox" in html.headers["content-security-policy"]

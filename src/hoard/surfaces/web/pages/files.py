@@ -1,10 +1,13 @@
-"""The vault's images for the signed-in owner (``/file/<path>``), and ticking a task on a
-note page (``POST /task/<path>``).
+"""The vault's images and attachments for the signed-in owner (``/file/<path>``), and
+ticking a task on a note page (``POST /task/<path>``).
 
-An image is served only when its path is a normalised vault path (no ``..``, no dot-files,
-no symlinks), not protected, not private unless the page may show private notes, and of an
-allowed image type; with ``nosniff`` and, for SVG, ``Content-Security-Policy: sandbox`` so
-a script inside never runs, even when the file is opened directly."""
+A file is served only when its path is a normalised vault path (no ``..``, no dot-files,
+no symlinks), not protected, not private unless the page may show private notes, and an
+allowed image type or a kind of attachment hoard indexes, up to the size attachments are
+indexed at; with ``nosniff``. An SVG gets ``Content-Security-Policy: sandbox`` so a script
+inside never runs, even when the file is opened directly; a PDF opens in the browser (at
+the page a search hit names); any other attachment (Word, text, HTML) is a sandboxed
+download, never a page of this site."""
 
 from __future__ import annotations
 
@@ -12,11 +15,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from hoard.core.attachments import is_attachment_path
 from hoard.core.errors import HoardError, InvalidArgument, NotFound
 from hoard.core.models import WriteResult
 from hoard.surfaces.web.context import caller_of, web_of
 from hoard.surfaces.web.embeds import image_type
 
+DOWNLOAD = "application/octet-stream"
 SVG_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
@@ -24,15 +29,22 @@ async def vault_file(request: Request) -> Response:
     web = web_of(request)
     asked = request.path_params["path"]
     kind = image_type(asked)
+    download = False
+    if kind is None and is_attachment_path(asked):
+        kind, download = ("application/pdf", False) if _is_pdf(asked) else (DOWNLOAD, True)
     if kind is None:
-        raise NotFound("the web app serves only images from the vault", path=asked)
+        raise NotFound("the web app serves only images and attachments", path=asked)
     rel, data = web.desk.attachment(asked)
     web.check_shown(rel)
     headers: dict[str, str] = {}  # nosniff and no-store come from the web guard
-    if kind == "image/svg+xml":
+    if kind == "image/svg+xml" or download:
         headers["Content-Security-Policy"] = SVG_CSP
         headers["Content-Disposition"] = "attachment"
     return Response(data, media_type=kind, headers=headers)
+
+
+def _is_pdf(path: str) -> bool:
+    return path.lower().endswith(".pdf")
 
 
 async def tick_task(request: Request) -> Response:
