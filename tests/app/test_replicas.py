@@ -179,3 +179,25 @@ def test_the_roster_lists_the_running_replicas_and_forgets_one_that_stopped(
     a.close()
     assert names() == {"b"}
     assert b.replica_link is not None
+
+
+def test_a_summary_registered_on_one_replica_is_known_stale_on_the_other_once_it_drifts(
+    replicas: Open, wait_until: Callable[..., object]
+) -> None:
+    a, b = replicas("a"), replicas("b")
+    a.writes.write("tech/source.md", note_text("Source", "okapi facts"), caller=OWNER)
+    a.writes.write("tech/summary.md", note_text("Summary", "okapi summary"), caller=OWNER)
+    a.honesty.syntheses.register("tech/summary.md", ["tech/source.md"], caller=OWNER)
+    current = a.reading.read("tech/source.md", caller=OWNER).revision
+    a.writes.write("tech/source.md", note_text("Source", "okapi facts, revised"), current,
+                   caller=OWNER)  # fmt: skip
+
+    def stale_on_b() -> bool:
+        b.maintenance.reindex()
+        hits = {h.path: h for h in b.searching.search("okapi", caller=OWNER).results}
+        summary = hits.get("tech/summary.md")
+        return summary is not None and any(
+            w["kind"] == "synthesis" and w["state"] == "stale" for w in summary.warnings
+        )
+
+    wait_until(stale_on_b, timeout=5)

@@ -14,6 +14,7 @@ import httpx2
 import psycopg
 import pytest
 
+from hoard.adapters.fs.failpoints import POINTS
 from tests.helpers import note_text, wait_until
 from tests.replicas.conftest import Replica, Team
 
@@ -217,7 +218,7 @@ def test_a_restart_of_postgres_refuses_writes_meanwhile_and_serves_them_after(
         wait_until(recorded, timeout=30)
 
 
-@pytest.mark.parametrize("point", ["write.preserved", "write.staged", "write.exchanged"])
+@pytest.mark.parametrize("point", [p for p in POINTS if p.startswith("write.")])
 def test_a_replica_killed_mid_write_leaves_the_note_whole_and_the_other_serving(
     team: Team, point: str
 ) -> None:

@@ -5,6 +5,7 @@ plain tuples and records, the rules about them left to the use-cases."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -121,12 +122,17 @@ class Registration:
     sources: tuple[tuple[str, str], ...]
 
 
+SHARED_PATHS_S = 1.0
+"""How long a replica of a shared store trusts its list of registered summaries."""
+
+
 class SynthesisTable:
     """The syntheses and synthesis_sources tables: a path's current registration is its
     latest row; older rows are its history."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
+        self._paths_seen: tuple[float, frozenset[str]] | None = None
 
     def register(
         self,
@@ -152,6 +158,7 @@ class SynthesisTable:
                 "VALUES(?,?,?,?)",
                 [(registration_id, i, src, rev) for i, (src, rev) in enumerate(sources)],
             )
+        self._paths_seen = None
         return None if before is None else str(before[0])
 
     def summary_paths(self) -> set[str]:
@@ -163,12 +170,26 @@ class SynthesisTable:
         """Which of ``paths`` have a registration (one query)."""
         if not paths:
             return set()
+        if self.ledger.db.engine == "postgres":
+            return set(self._shared_summary_paths().intersection(paths))
         marks = ",".join("?" * len(paths))
         with self.ledger.read() as conn:
             rows = conn.execute(
                 f"SELECT DISTINCT path FROM syntheses WHERE path IN ({marks})", tuple(paths)
             ).fetchall()
         return {str(r[0]) for r in rows}
+
+    def _shared_summary_paths(self) -> frozenset[str]:
+        """On a shared store, the registered paths read at most once a second (this
+        replica's own registrations at once), so a search does not leave the replica for
+        them: a summary registered on another replica is current when registered, and
+        carries no warning until its sources drift."""
+        now = time.monotonic()
+        seen = self._paths_seen
+        if seen is None or now - seen[0] >= SHARED_PATHS_S:
+            seen = (now, frozenset(self.summary_paths()))
+            self._paths_seen = seen
+        return seen[1]
 
     def latest(self, path: str) -> Registration | None:
         """The current registration of ``path``, ``None`` when it has none."""
