@@ -8,8 +8,10 @@ cache); the table shows the median and the slowest wall time, for this checkout'
 and, side by side in turns, for ``--baseline`` (another checkout's console script, e.g.
 main's before a change). The serve row spawns ``hoard serve`` on a pipe and times from the
 spawn to the ``tools/list`` answer (initialize, initialized, tools/list as a client sends
-them). Bytecode is cached in a temporary folder (``PYTHONPYCACHEPREFIX``), as an installed
-package has it, even where ``PYTHONDONTWRITEBYTECODE`` is set. Writes
+them); in the same turns, the same client times ``bench/bare_mcp_server.py`` (the MCP
+SDK's server with one tool and nothing of hoard): the floor of that row. Bytecode is cached
+in a temporary folder (``PYTHONPYCACHEPREFIX``), as an installed package has it, even where
+``PYTHONDONTWRITEBYTECODE`` is set. Writes
 ``bench/receipts/cli-start-<date>.json``; the load average is in the receipt: a figure from
 a loaded machine compares only with its neighbour in the same run.
 """
@@ -32,6 +34,10 @@ from benchlib import REPO_ROOT, machine_info, now_iso, render_table, write_recei
 
 EXAMPLE_VAULT = REPO_ROOT / "examples" / "vault"
 TARGETS_S = {"version": 0.4, "search": 0.4, "serve stdio tools/list": 1.0}
+SERVE_ROW = "serve stdio tools/list"
+FLOOR = "bare MCP SDK server"
+"""The label of the floor's figures: ``bench/bare_mcp_server.py`` on the serve row."""
+BARE_SERVER = REPO_ROOT / "bench" / "bare_mcp_server.py"
 
 
 def child_env(pycache: Path, home: Path) -> dict[str, str]:
@@ -121,14 +127,17 @@ def measure(binaries: dict[str, str], n: int, work: Path) -> dict[str, dict[str,
         label: (commands(exe, vault, work / f"state-{i}"), child_env(work / f"pyc-{i}", work))
         for i, (label, exe) in enumerate(binaries.items())
     }
-    times: dict[str, dict[str, list[float]]] = {label: {} for label in binaries}
+    floor_env = child_env(work / "pyc-floor", work)
+    plans[FLOOR] = ({SERVE_ROW: [sys.executable, str(BARE_SERVER)]}, floor_env)
+    times: dict[str, dict[str, list[float]]] = {label: {} for label in plans}
     for row in TARGETS_S:
-        for label, (cmds, env) in plans.items():  # one untimed run: index, bytecode
-            (timed_serve if row.startswith("serve") else timed_run)(cmds[row], env)
+        turns = {label: plan for label, plan in plans.items() if row in plan[0]}
+        run = timed_serve if row == SERVE_ROW else timed_run
+        for label, (cmds, env) in turns.items():  # one untimed run: index, bytecode
+            run(cmds[row], env)
             times[label][row] = []
         for _ in range(n):
-            for label, (cmds, env) in plans.items():
-                run = timed_serve if row.startswith("serve") else timed_run
+            for label, (cmds, env) in turns.items():
                 times[label][row].append(run(cmds[row], env))
     return times
 
@@ -150,7 +159,9 @@ def main() -> int:
     load_after = os.getloadavg()
     rows = []
     for row, target in TARGETS_S.items():
-        for label in binaries:
+        for label in times:
+            if row not in times[label]:
+                continue
             xs = times[label][row]
             rows.append(
                 [
@@ -171,6 +182,7 @@ def main() -> int:
         "load_average_after": load_after,
         "n": args.n,
         "binaries": binaries,
+        "floor": f"{BARE_SERVER.relative_to(REPO_ROOT)} (the serve row's {FLOOR!r})",
         "note": args.note,
         "seconds": times,
         "median_s": {

@@ -45,11 +45,18 @@ LAZY_IMPORTS = {
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.bench_run"): "the bench's client",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.remote"): "pydantic, for --server",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.store_run"): "psycopg, for hoard store",
+    # The vault opens in a thread while the SDK loads (overlapped: ~0.1 s of a stdio start).
+    ("hoard.surfaces.cli.serve_stdio", "hoard.surfaces.serve"): "the MCP SDK, 0.5 s",
     # Slow standard-library imports a search never needs (tests/surfaces/cli/test_start.py).
     ("hoard.adapters.search.rerank", "urllib"): "an HTTP client, only for a rerank endpoint",
     ("hoard.adapters.index.parallel", "multiprocessing"): "only for a parallel rebuild",
     ("hoard.adapters.index.parallel", "concurrent.futures"): "only for a parallel rebuild",
     ("hoard.adapters.semantic.runtime", "importlib.metadata"): "only with [semantic] on",
+    (
+        "hoard.adapters.attachments.indexer",
+        "hoard.adapters.attachments.pool",
+    ): "worker processes (subprocess, the sandbox's; 5 ms): only to extract",
+    ("hoard.app.hoard", "hoard.adapters.store.replica"): "a store URL only (2 ms)",
     (
         "hoard.adapters.store.shared",
         "hoard.adapters.store.pg",

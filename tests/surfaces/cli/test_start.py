@@ -5,6 +5,7 @@ real console-script process imports (``python -X importtime``), not on a clock."
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,19 @@ SERVER_STACK = {"mcp", "mcp_types", "uvicorn", "starlette", "jinja2", "sse_starl
 #: Slow imports a search on the local vault never needs: pydantic (for ``--server`` and the
 #: MCP layer), an HTTP client (a rerank endpoint), worker processes (a parallel rebuild).
 NOT_FOR_A_SEARCH = {"pydantic", "urllib.request", "http.client", "multiprocessing"}
+#: What a search on a folder never uses, even with attachments on (the default): their
+#: extraction (the worker processes' pool, the PDF, Word and XML readers) and a shared store
+#: (PostgreSQL's driver, the replica's link to the others).
+NOT_FOR_A_FOLDER_SEARCH = {
+    "hoard.adapters.attachments.pool",
+    "hoard.adapters.attachments.worker",
+    "hoard.adapters.store.pg",
+    "hoard.adapters.store.pg_locks",
+    "hoard.adapters.store.replica",
+    "hoard.adapters.store.leader",
+    "hoard.adapters.store.coordination",
+}
+NOT_FOR_A_FOLDER_SEARCH_PACKAGES = {"psycopg", "psycopg_pool", "pypdfium2", "defusedxml"}
 HTTP_SURFACES = ("hoard.surfaces.http", "hoard.surfaces.web", "hoard.surfaces.oauth")
 
 
@@ -62,6 +76,17 @@ def test_hoard_search_loads_the_app_but_not_the_server_stack(
     assert names & NOT_FOR_A_SEARCH == set()
 
 
+def test_a_search_on_a_folder_loads_neither_the_attachments_extraction_nor_a_shared_store(
+    hoard_bin: Path, example_vault: Path, tmp_path: Path
+) -> None:
+    where = ["--vault", str(example_vault), "--state-dir", str(tmp_path / "state")]
+    names = imported(hoard_bin, ["search", "hue bridge", *where], tmp_path)
+
+    assert "hoard.adapters.attachments.indexer" in names  # attachments are searched
+    assert names & NOT_FOR_A_FOLDER_SEARCH == set()
+    assert tops(names) & NOT_FOR_A_FOLDER_SEARCH_PACKAGES == set()
+
+
 def test_hoard_serve_over_stdio_loads_the_mcp_sdk_but_not_hoards_http_nor_its_web_app(
     hoard_bin: Path, example_vault: Path, tmp_path: Path
 ) -> None:
@@ -72,6 +97,7 @@ def test_hoard_serve_over_stdio_loads_the_mcp_sdk_but_not_hoards_http_nor_its_we
     # The SDK itself loads Starlette and uvicorn; hoard's HTTP surfaces and Jinja stay out.
     assert "jinja2" not in tops(names)
     assert {n for n in names if n.startswith(HTTP_SURFACES)} == set()
+    assert names & NOT_FOR_A_FOLDER_SEARCH == set()  # nothing to extract, no store URL
 
 
 def test_serve_over_stdio_says_one_line_on_a_stderr_that_is_not_a_terminal(
@@ -93,6 +119,28 @@ def test_serve_over_stdio_says_one_line_on_a_stderr_that_is_not_a_terminal(
     assert len(lines) == 1, lines
     assert "serving" in lines[0] and "stdio" in lines[0]
     assert "hoard mcp-config" in lines[0]
+
+
+def test_serve_over_stdio_reports_a_vault_it_cannot_open_while_it_loads_the_sdk(
+    hoard_bin: Path, example_vault: Path, tmp_path: Path
+) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(example_vault, vault)
+    inside = vault / "state"  # the vault opens in a thread of its own: its refusal still ends it
+    proc = subprocess.run(
+        [str(hoard_bin), "serve", "--vault", str(vault), "--state-dir", str(inside)],
+        input="",
+        capture_output=True,
+        text=True,
+        env=hoard_env(tmp_path),
+        timeout=120,
+        check=False,
+    )
+
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert "invalid_argument" in proc.stderr and "outside the vault" in proc.stderr
+    assert "serving" not in proc.stderr
 
 
 def test_serve_over_stdio_prints_the_client_configuration_on_a_terminal(

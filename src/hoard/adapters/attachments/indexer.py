@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hoard.adapters.attachments.plan import count_cap, plan_pages
-from hoard.adapters.attachments.pool import ExtractorPool
 from hoard.adapters.attachments.store import AttachmentStore, FileRow, PageHit
 from hoard.adapters.fs.background import lower_this_thread
 from hoard.adapters.fs.file_walk import scan_files
@@ -31,6 +31,9 @@ from hoard.core.attachments import AttachmentKind, AttachmentLimits, Extracted, 
 from hoard.core.config import AttachmentsConfig
 from hoard.core.errors import HoardError, NotFound, TooLarge
 from hoard.core.ranking import RankingSettings
+
+if TYPE_CHECKING:
+    from hoard.adapters.attachments.pool import ExtractorPool
 
 log = logging.getLogger("hoard.attachments")
 
@@ -84,12 +87,29 @@ class Attachments:
         key = json.dumps([self.limits.max_bytes, self.limits.max_pages, self.limits.time_s,
                           self.limits.memory_bytes, bool(self.tesseract)])  # fmt: skip
         self.store = AttachmentStore(state_dir / "attachments.db", key)
-        self.pool = ExtractorPool(self.limits, workers=2)
+        self._pool: ExtractorPool | None = None
+        self._pool_lock = threading.Lock()
         self._opened = False
         self._sync_lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @property
+    def pool(self) -> ExtractorPool:
+        """The extraction processes' pool, made on first use (the first extraction): a
+        search, a read from the cache or a walk that finds nothing new never loads it
+        (``subprocess`` and the workers' handling, about 5 ms of a CLI search's start).
+        Made after :meth:`close`, it is closed at once (an extraction then fails as on a
+        closed pool)."""
+        with self._pool_lock:
+            if self._pool is None:
+                from hoard.adapters.attachments.pool import ExtractorPool
+
+                self._pool = ExtractorPool(self.limits, workers=2)
+                if self._stop.is_set():
+                    self._pool.close()
+            return self._pool
 
     def kind(self, rel: str) -> AttachmentKind | None:
         return attachment_kind(rel, ocr=self.tesseract is not None)
@@ -274,7 +294,10 @@ class Attachments:
     def close(self) -> None:
         self._stop.set()
         self._wake.set()
-        self.pool.close()
+        with self._pool_lock:
+            pool = self._pool
+        if pool is not None:
+            pool.close()
         if self._thread is not None:
             self._thread.join(timeout=10)
         self.store.close()

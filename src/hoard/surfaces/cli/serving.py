@@ -1,10 +1,11 @@
 """What both ways of running ``hoard serve`` share, without the server stack: the callers
 (the tokens file, or the shared store's) and the caller ``--as`` names, and opening the vault
-with its watcher."""
+with its watcher (also in a thread of its own, while the server stack loads)."""
 
 from __future__ import annotations
 
 import argparse
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,41 @@ def open_served(args: argparse.Namespace) -> Hoard:
         )
     finally:
         bar.finish()
+
+
+class OpeningVault:
+    """:func:`open_served` in a thread of its own, started now: the vault opens while the
+    caller loads the server stack. Most of an open is waiting (the watcher's first poll,
+    about 0.1 s; the index's files), which the import of the MCP SDK fills. :meth:`hoard`
+    waits for it and raises what the open raised."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self._opened: Hoard | None = None
+        self._failure: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._open, args=(args,), name="hoard-open", daemon=True
+        )
+        self._thread.start()
+
+    def _open(self, args: argparse.Namespace) -> None:
+        try:
+            self._opened = open_served(args)
+        except BaseException as exc:  # handed to the thread that waits for it
+            self._failure = exc
+
+    def hoard(self) -> Hoard:
+        """The opened vault, once it is open."""
+        self._thread.join()
+        if self._failure is not None:
+            raise self._failure
+        assert self._opened is not None
+        return self._opened
+
+    def abandon(self) -> None:
+        """Wait for the open and close what it opened (the server will not run)."""
+        self._thread.join()
+        if self._opened is not None:
+            self._opened.close()
 
 
 def demo_token(args: argparse.Namespace) -> str | None:
