@@ -45,8 +45,8 @@ LAZY_IMPORTS = {
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.bench_run"): "the bench's client",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.remote"): "pydantic, for --server",
     ("hoard.surfaces.cli.commands", "hoard.surfaces.cli.store_run"): "psycopg, for hoard store",
-    # The vault opens in a thread while the SDK loads (overlapped: ~0.1 s of a stdio start).
-    ("hoard.surfaces.cli.serve_stdio", "hoard.surfaces.serve"): "the MCP SDK, 0.5 s",
+    # The vault opens in a thread while the SDK loads: the open's 0.1 s hides under it.
+    ("hoard.surfaces.cli.serve_stdio", "hoard.surfaces.serve"): "the MCP SDK (0.5 s)",
     # Slow standard-library imports a search never needs (tests/surfaces/cli/test_start.py).
     ("hoard.adapters.search.rerank", "urllib"): "an HTTP client, only for a rerank endpoint",
     ("hoard.adapters.index.parallel", "multiprocessing"): "only for a parallel rebuild",
