@@ -228,7 +228,7 @@ def test_migrate_refuses_a_store_that_already_holds_a_ledger(
     assert pg_counts(pg_url) == counts
 
 
-def test_serve_names_itself_to_the_store_by_its_replica_name(
+def test_serve_names_itself_to_the_store_and_store_check_lists_it_by_its_replica_name(
     hoard_bin: Path, pg_store: str, vault: Path, tmp_path: Path
 ) -> None:
     port = free_port()
@@ -246,6 +246,12 @@ def test_serve_names_itself_to_the_store_by_its_replica_name(
             return {str(r[0]) for r in rows} & {"hoard alpha"}
 
         assert wait_until(connected_names, timeout=30) == {"hoard alpha"}
+
+        def listed() -> bool:
+            check = hoard_cli(hoard_bin, tmp_path, "store", "check", "--url", pg_store)
+            return check.returncode == 0 and "replica alpha: seen" in check.stdout
+
+        wait_until(listed, timeout=30)
     finally:
         server.close()
         proc.terminate()

@@ -3,19 +3,10 @@ version, each component's schema version, and the replicas that said they were a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from hoard.adapters.store.coordination import ReplicaSeen, recent_replicas
 from hoard.adapters.store.pg import PostgresServer
 
-#: The names a replicas table may give its columns: the replica's, and when it was last seen.
-_NAME_COLUMNS = ("replica", "name")
-_SEEN_COLUMNS = ("seen_at", "last_seen", "heartbeat_at", "updated_at", "at")
-
-
-@dataclass(frozen=True, slots=True)
-class ReplicaSeen:
-    name: str
-    seen_s_ago: float
+__all__ = ["ReplicaSeen", "replicas_seen", "schema_versions", "server_version"]
 
 
 def server_version(server: PostgresServer) -> str:
@@ -34,31 +25,9 @@ def schema_versions(server: PostgresServer) -> dict[str, int]:
     return {str(component): int(version) for component, version in rows}
 
 
-def _column_types(server: PostgresServer, table: str) -> dict[str, str]:
-    with server.connection() as conn:
-        rows = conn.execute(
-            "SELECT column_name, data_type FROM information_schema.columns "
-            "WHERE table_schema = current_schema() AND table_name = %s",
-            (table,),
-        ).fetchall()
-    return {str(name): str(kind) for name, kind in rows}
-
-
 def replicas_seen(server: PostgresServer, within_s: float) -> list[ReplicaSeen] | None:
-    """The replicas the ``replicas`` table saw within ``within_s`` seconds, most recent
-    first; ``None`` when this store records no replicas (no such table)."""
-    columns = _column_types(server, "replicas")
-    name = next((c for c in _NAME_COLUMNS if c in columns), None)
-    seen = next((c for c in _SEEN_COLUMNS if c in columns), None)
-    if name is None or seen is None:
+    """The replicas whose heartbeat is at most ``within_s`` old, most recent first; ``None``
+    when the store has no roster yet (``hoard store init`` has not made it)."""
+    if schema_versions(server).get("coordination", 0) < 1:
         return None
-    if columns[seen].startswith("timestamp"):
-        age = f"extract(epoch FROM now() - {seen})"
-    else:  # seconds since the epoch
-        age = f"extract(epoch FROM now()) - {seen}"
-    with server.connection() as conn:
-        rows = conn.execute(
-            f"SELECT {name}, {age} AS ago FROM replicas WHERE {age} <= %s ORDER BY ago",
-            (within_s,),
-        ).fetchall()
-    return [ReplicaSeen(str(r[0]), max(0.0, float(r[1]))) for r in rows]
+    return recent_replicas(server, within_s)

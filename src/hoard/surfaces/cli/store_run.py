@@ -55,10 +55,13 @@ def _init(args: argparse.Namespace, url: str) -> int:
 
 def _replica_lines(check: StoreCheck) -> list[str]:
     if check.replicas is None:
-        return ["replicas: not recorded by this version"]
+        return ["replicas: no roster yet (run `hoard store init`)"]
     if not check.replicas:
         return [f"replicas: none seen in the last {check.recent_s:g} s"]
-    return [f"replica {r.name}: seen {r.seen_s_ago:.0f} s ago" for r in check.replicas]
+    return [
+        f"replica {r.name}: seen {r.age_s:.0f} s ago ({r.host}, pid {r.pid}, hoard {r.version})"
+        for r in check.replicas
+    ]
 
 
 def _check(args: argparse.Namespace, url: str) -> int:
@@ -66,7 +69,16 @@ def _check(args: argparse.Namespace, url: str) -> int:
     replicas = (
         None
         if check.replicas is None
-        else [{"name": r.name, "seen_s_ago": round(r.seen_s_ago, 1)} for r in check.replicas]
+        else [
+            {
+                "name": r.name,
+                "seen_s_ago": round(r.age_s, 1),
+                "host": r.host,
+                "pid": r.pid,
+                "version": r.version,
+            }
+            for r in check.replicas
+        ]
     )
     obj = {
         "store": check.where,
