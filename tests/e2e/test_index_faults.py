@@ -10,7 +10,6 @@ import json
 import os
 import random
 import sqlite3
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 
 from hoard.adapters.tokens import TokenStore
+from hoard.surfaces.cli.main import run
 
 
 def _truncate_to_zero(db: Path) -> None:
@@ -177,31 +177,36 @@ def test_damage_between_a_write_and_a_restart_is_rebuilt_at_the_next_start(
         assert _ledger_rows(state) == before_ledger
 
 
-def _cli(hoard_bin: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(hoard_bin), *args], capture_output=True, text=True, env=env, timeout=120
-    )
-
-
+@pytest.mark.parametrize("fault", FAULTS, ids=lambda fault: fault.__name__.strip("_"))
 def test_damage_before_a_cli_command_never_stops_it(
-    vault: Path, state: Path, hoard_bin: Path, child_env: dict[str, str]
+    vault: Path,
+    state: Path,
+    fault: Callable[[Path], None],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
+    """The commands run in this process (the console script's own start is tested beside
+    the CLI): an exception escaping one fails the test as a traceback on stderr would."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     where = ["--vault", str(vault), "--state-dir", str(state)]
-    assert _cli(hoard_bin, child_env, "index", *where).returncode == 0
+    assert run(["index", *where]) == 0
+    capsys.readouterr()
     before_vault, before_ledger = _vault_bytes(vault), _ledger_rows(state)
 
-    for fault in FAULTS:
-        for command in (["search", "pangolin"], ["index"], ["check"]):
-            fault(state / "index.db")
-            done = _cli(hoard_bin, child_env, *command, *where, "--json")
+    for command in (["search", "pangolin"], ["index"], ["check"]):
+        fault(state / "index.db")
+        code = run([*command, *where, "--json"])
+        out, err = capsys.readouterr()
 
-            assert done.returncode in (0, 1), (fault.__name__, command, done.stderr)
-            assert "Traceback" not in done.stderr
-            if command[0] == "search":
-                answer = json.loads(done.stdout)
-                assert _labeled(answer)
-                assert [r["path"] for r in answer["results"]] == ["life/target.md"]
-            assert _index_is_sound(state / "index.db", 41), (fault.__name__, command)
+        assert code in (0, 1), (command, err)
+        assert "Traceback" not in err
+        if command[0] == "search":
+            answer = json.loads(out)
+            assert _labeled(answer)
+            assert [r["path"] for r in answer["results"]] == ["life/target.md"]
+        assert _index_is_sound(state / "index.db", 41), command
     assert _vault_bytes(vault) == before_vault
     assert _ledger_rows(state) == before_ledger
 
