@@ -15,6 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from hoard.adapters.tokens import TokenStore
 from tests.helpers import EXAMPLE_VAULT, hoard_env
+from tests.surfaces.http.conftest import HttpServer
 
 pytestmark = pytest.mark.anyio
 
@@ -55,11 +56,16 @@ async def tools_of(url: str, token: str, mode: str) -> dict[str, Any]:
         return {t.name: t for t in (await c.list_tools()).tools}
 
 
+@pytest.fixture(scope="module")
+def server(module_hoard_http: Callable[..., HttpServer]) -> HttpServer:
+    """One server for the module: no test here stops it or changes a note."""
+    return module_hoard_http(reader="read", writer="read,write", clerk="read,write,confirm")
+
+
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_each_http_caller_is_listed_only_the_tools_its_scopes_allow(
-    hoard_http: Callable[..., Any], mode: str
+    server: HttpServer, mode: str
 ) -> None:
-    server = hoard_http(reader="read", writer="read,write", clerk="read,write,confirm")
     reader = await tools_of(server.url, server.tokens["reader"], mode)
     writer = await tools_of(server.url, server.tokens["writer"], mode)
     clerk = await tools_of(server.url, server.tokens["clerk"], mode)
@@ -74,9 +80,8 @@ async def test_each_http_caller_is_listed_only_the_tools_its_scopes_allow(
 
 
 async def test_a_hidden_tool_called_by_name_is_still_refused_as_forbidden(
-    hoard_http: Callable[..., Any],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(reader="read")
     async with (
         httpx2.AsyncClient(
             headers={"Authorization": f"Bearer {server.tokens['reader']}"}, timeout=30.0
