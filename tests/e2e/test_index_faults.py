@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from hoard.adapters.tokens import TokenStore
+from hoard.app.hoard import Hoard
+from hoard.core.policy import Caller
 from hoard.surfaces.cli.main import run
 
 
@@ -51,6 +53,8 @@ def _replaced_by_a_read_only_file(db: Path) -> None:
     junk.chmod(0o444)
     os.replace(junk, db)
 
+
+WRITER = Caller("writer", frozenset({"read", "write"}), "direct")
 
 FAULTS = [
     _truncate_to_zero,
@@ -150,31 +154,36 @@ def test_damage_under_a_running_server_falls_back_labeled_and_rebuilds(
     assert _ledger_rows(state) == before_ledger
 
 
+@pytest.mark.parametrize("fault", FAULTS, ids=lambda fault: fault.__name__.strip("_"))
 def test_damage_between_a_write_and_a_restart_is_rebuilt_at_the_next_start(
     vault: Path,
     state: Path,
+    fault: Callable[[Path], None],
     writer_args: list[str],
     start_stdio: Callable[..., Any],
     make_note: Callable[[str, str], str],
     poll: Callable[..., Any],
 ) -> None:
-    server = start_stdio(vault, state, *writer_args)
-    for n, fault in enumerate(FAULTS, start=1):
-        note = {"path": f"life/new{n}.md", "content": make_note(f"New {n}", "x")}
-        assert server.call("vault_write", note)["structuredContent"]["status"] == "written"
+    """The write and the damage happen in this process (a vault opened, written, damaged,
+    closed); the start that finds the damage is a real server's."""
+    first = Hoard(vault, state)
+    try:
+        written = first.writes.write("life/new.md", make_note("New", "x"), caller=WRITER)
+        assert written.status == "written"
         fault(state / "index.db")
-        server.stop()
-        before_vault, before_ledger = _vault_bytes(vault), _ledger_rows(state)
+    finally:
+        first.close()
+    before_vault, before_ledger = _vault_bytes(vault), _ledger_rows(state)
 
-        server = start_stdio(vault, state, *writer_args)
-        answer = _search(server, "pangolin")
+    server = start_stdio(vault, state, *writer_args)
+    answer = _search(server, "pangolin")
 
-        assert _labeled(answer), fault.__name__
-        assert [r["path"] for r in answer["results"]] == ["life/target.md"]
-        poll(lambda s=server: _search(s, "pangolin")["engine"] == "fts5")
-        assert _index_is_sound(state / "index.db", 41 + n), fault.__name__
-        assert _vault_bytes(vault) == before_vault
-        assert _ledger_rows(state) == before_ledger
+    assert _labeled(answer)
+    assert [r["path"] for r in answer["results"]] == ["life/target.md"]
+    poll(lambda: _search(server, "pangolin")["engine"] == "fts5")
+    assert _index_is_sound(state / "index.db", 42)
+    assert _vault_bytes(vault) == before_vault
+    assert _ledger_rows(state) == before_ledger
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=lambda fault: fault.__name__.strip("_"))
