@@ -33,6 +33,13 @@ pytestmark = pytest.mark.anyio
 REDIRECT = "http://127.0.0.1:9/callback"
 
 
+@pytest.fixture(scope="module")
+def server(module_hoard_http: Callable[..., HttpServer]) -> HttpServer:
+    """One server for the module: no test stops it, and each one's OAuth callers, clients
+    and grants are its own (what a test revokes, no other test holds)."""
+    return module_hoard_http(owner="admin", reader="read")
+
+
 def pkce() -> tuple[str, str]:
     verifier = secrets.token_urlsafe(48)
     digest = hashlib.sha256(verifier.encode()).digest()
@@ -168,9 +175,8 @@ def mcp_status(http: httpx2.Client, server: HttpServer, token: str) -> int:
 
 
 async def test_the_owner_limits_an_oauth_caller_to_folders_at_consent(
-    hoard_http: Callable[..., HttpServer],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(owner="admin")
     with httpx2.Client(timeout=30.0) as http:
         client = credentials(register(http, server))
         verifier, challenge = pkce()
@@ -211,9 +217,8 @@ class MemoryStorage(TokenStorage):
 
 
 async def test_the_official_client_discovers_registers_signs_in_and_calls_a_tool(
-    hoard_http: Callable[..., HttpServer],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(owner="admin")
     sent_back: dict[str, str] = {}
     browser = httpx2.Client(timeout=30.0)
 
@@ -259,9 +264,8 @@ async def test_the_official_client_discovers_registers_signs_in_and_calls_a_tool
 
 
 async def test_discovery_registration_pkce_refresh_and_revocation(
-    hoard_http: Callable[..., HttpServer],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(owner="admin", reader="read")
     with httpx2.Client(timeout=30.0) as http:
         # Discovery: the 401 names the resource metadata, which names the issuer.
         r = http.post(server.url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
@@ -326,9 +330,8 @@ async def test_discovery_registration_pkce_refresh_and_revocation(
 
 
 async def test_revoking_the_caller_revokes_its_oauth_tokens(
-    hoard_http: Callable[..., HttpServer], hoard_bin: Path, tmp_path: Path
+    server: HttpServer, hoard_bin: Path, tmp_path: Path
 ) -> None:
-    server = hoard_http(owner="admin")
     with httpx2.Client(timeout=30.0) as http:
         client = credentials(register(http, server))
         client_id = client["client_id"]
@@ -345,8 +348,7 @@ async def test_revoking_the_caller_revokes_its_oauth_tokens(
         assert mcp_status(http, server, access) == 401
 
 
-async def test_the_refusals(hoard_http: Callable[..., HttpServer]) -> None:
-    server = hoard_http(owner="admin", reader="read")
+async def test_the_refusals(server: HttpServer) -> None:
     with httpx2.Client(timeout=30.0) as http:
         # Registration: plain http off the machine is not a redirect URI.
         bad = register(http, server, "http://example.com/callback")
