@@ -16,6 +16,13 @@ from .test_oauth import REDIRECT, authorize_url, consent, credentials, exchange,
 pytestmark = pytest.mark.anyio
 
 
+@pytest.fixture(scope="module")
+def server(module_hoard_http: Callable[..., HttpServer]) -> HttpServer:
+    """One server for the module: no test stops it, and each one's OAuth callers, clients
+    and tokens are its own (what a test revokes, no other test holds)."""
+    return module_hoard_http(owner="admin", reader="read")
+
+
 def register_public(http: httpx2.Client, server: HttpServer) -> dict[str, str]:
     """A client registered without a secret, as the MCP Inspector and hosted connectors do."""
     r = http.post(
@@ -66,9 +73,8 @@ def refresh(
 
 
 async def test_a_replayed_rotated_refresh_token_revokes_every_token_of_its_grant(
-    hoard_http: Callable[..., HttpServer],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(owner="admin", reader="read")
     with httpx2.Client(timeout=30.0) as http:
         client = register_confidential(http, server)
         first = sign_in(http, server, client, "stolen")
@@ -99,9 +105,8 @@ async def test_a_replayed_rotated_refresh_token_revokes_every_token_of_its_grant
 
 
 async def test_a_public_client_revokes_its_own_access_and_refresh_tokens(
-    hoard_http: Callable[..., HttpServer],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(owner="admin")
     with httpx2.Client(timeout=30.0) as http:
         meta = http.get(f"{server.base}/.well-known/oauth-authorization-server").json()
         assert "none" in meta["revocation_endpoint_auth_methods_supported"]
@@ -141,9 +146,8 @@ async def test_a_public_client_revokes_its_own_access_and_refresh_tokens(
 
 
 async def test_a_confidential_client_needs_its_secret_and_no_client_revokes_anothers_token(
-    hoard_http: Callable[..., HttpServer],
+    server: HttpServer,
 ) -> None:
-    server = hoard_http(owner="admin")
     with httpx2.Client(timeout=30.0) as http:
         confidential = register_confidential(http, server)
         public = register_public(http, server)
