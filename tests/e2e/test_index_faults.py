@@ -1,4 +1,4 @@
-"""Fault injection on ``index.db`` (issue 18, item 1): six kinds of damage at three moments
+"""Fault injection on ``index.db``: six kinds of damage at three moments
 (under a running stdio server, between a write and a restart, before a CLI command). Every
 time answers keep coming (labeled when they come from the substring scan), the index is
 rebuilt, and nothing in the vault or the ledger changes."""
