@@ -121,6 +121,9 @@ class PostgresServer:
             name=f"hoard-{replica}",
         )
         with _unavailable_on_failure(self.where):
+            # One direct connection first: a refused or misnamed server is said at once,
+            # where the pool would retry it until its timeout.
+            psycopg.connect(url, connect_timeout=max(1, int(wait_s))).close()
             self.pool.open(wait=True, timeout=wait_s)
 
     @contextlib.contextmanager
