@@ -53,11 +53,6 @@ LAZY_IMPORTS = {
     ("hoard.adapters.index.parallel", "concurrent.futures"): "only for a parallel rebuild",
     ("hoard.adapters.semantic.runtime", "importlib.metadata"): "only with [semantic] on",
     (
-        "hoard.adapters.attachments.indexer",
-        "hoard.adapters.attachments.pool",
-    ): "worker processes (subprocess, the sandbox's; 5 ms): only to extract",
-    ("hoard.app.hoard", "hoard.adapters.store.replica"): "a store URL only (2 ms)",
-    (
         "hoard.adapters.store.shared",
         "hoard.adapters.store.pg",
     ): "psycopg (0.2 s): a store URL",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hoard import __version__
 from hoard.adapters.attachments.indexer import Attachments
@@ -28,6 +28,7 @@ from hoard.adapters.search.rerank import HttpReranker, Reranker
 from hoard.adapters.semantic.service import Semantic
 from hoard.adapters.sessions import MIGRATIONS as SESSION_MIGRATIONS
 from hoard.adapters.sessions import SESSIONS_FILE, SessionStore
+from hoard.adapters.store.replica import ReplicaLink
 from hoard.adapters.store.shared import SharedStore, default_replica_name, store_url
 from hoard.app.access import Access
 from hoard.app.admin import Admin
@@ -64,9 +65,6 @@ from hoard.core.config import Config
 from hoard.core.errors import InvalidArgument
 from hoard.core.models import IndexResult
 from hoard.core.policy import OWNER
-
-if TYPE_CHECKING:
-    from hoard.adapters.store.replica import ReplicaLink
 
 log = logging.getLogger("hoard")
 
@@ -163,11 +161,9 @@ class Hoard:
             self.config.store.pool_size,
         )
         server = self.shared.server
-        self.replica_link: ReplicaLink | None = None
-        if server is not None:  # loaded only with a store URL: none of it serves a folder
-            from hoard.adapters.store.replica import ReplicaLink
-
-            self.replica_link = ReplicaLink(server, self.shared.replica, __version__)
+        self.replica_link = (
+            None if server is None else ReplicaLink(server, self.shared.replica, __version__)
+        )
         self.ledger = Ledger(
             self.shared.database("ledger", LEDGER_MIGRATIONS, "ledger.db"),
             None if self.replica_link is None else self.replica_link.outbox,

@@ -17,16 +17,11 @@ SERVER_STACK = {"mcp", "mcp_types", "uvicorn", "starlette", "jinja2", "sse_starl
 #: MCP layer), an HTTP client (a rerank endpoint), worker processes (a parallel rebuild).
 NOT_FOR_A_SEARCH = {"pydantic", "urllib.request", "http.client", "multiprocessing"}
 #: What a search on a folder never uses, even with attachments on (the default): their
-#: extraction (the worker processes' pool, the PDF, Word and XML readers) and a shared store
-#: (PostgreSQL's driver, the replica's link to the others).
+#: extraction (the worker's PDF, Word and XML readers) and a shared store's driver.
 NOT_FOR_A_FOLDER_SEARCH = {
-    "hoard.adapters.attachments.pool",
     "hoard.adapters.attachments.worker",
     "hoard.adapters.store.pg",
     "hoard.adapters.store.pg_locks",
-    "hoard.adapters.store.replica",
-    "hoard.adapters.store.leader",
-    "hoard.adapters.store.coordination",
 }
 NOT_FOR_A_FOLDER_SEARCH_PACKAGES = {"psycopg", "psycopg_pool", "pypdfium2", "defusedxml"}
 HTTP_SURFACES = ("hoard.surfaces.http", "hoard.surfaces.web", "hoard.surfaces.oauth")

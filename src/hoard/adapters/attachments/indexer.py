@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from hoard.adapters.attachments.plan import count_cap, plan_pages
+from hoard.adapters.attachments.pool import ExtractorPool
 from hoard.adapters.attachments.store import AttachmentStore, FileRow, PageHit
 from hoard.adapters.fs.background import lower_this_thread
 from hoard.adapters.fs.file_walk import scan_files
@@ -31,9 +31,6 @@ from hoard.core.attachments import AttachmentKind, AttachmentLimits, Extracted, 
 from hoard.core.config import AttachmentsConfig
 from hoard.core.errors import HoardError, NotFound, TooLarge
 from hoard.core.ranking import RankingSettings
-
-if TYPE_CHECKING:
-    from hoard.adapters.attachments.pool import ExtractorPool
 
 log = logging.getLogger("hoard.attachments")
 
@@ -98,14 +95,11 @@ class Attachments:
     @property
     def pool(self) -> ExtractorPool:
         """The extraction processes' pool, made on first use (the first extraction): a
-        search, a read from the cache or a walk that finds nothing new never loads it
-        (``subprocess`` and the workers' handling, about 5 ms of a CLI search's start).
-        Made after :meth:`close`, it is closed at once (an extraction then fails as on a
+        search, a read from the cache or a walk that finds nothing new never starts a
+        worker. Made after :meth:`close`, it is closed at once (an extraction then fails as on a
         closed pool)."""
         with self._pool_lock:
             if self._pool is None:
-                from hoard.adapters.attachments.pool import ExtractorPool
-
                 self._pool = ExtractorPool(self.limits, workers=2)
                 if self._stop.is_set():
                     self._pool.close()
