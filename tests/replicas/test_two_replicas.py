@@ -198,6 +198,10 @@ def test_a_restart_of_postgres_refuses_writes_meanwhile_and_serves_them_after(
         try:
             read = a.get(f"/notes/{rel}")
             assert read.status_code == 200, read.text
+            assert "store_unavailable" in {w["kind"] for w in read.json()["warnings"]}
+            found = a.get("/search", params={"q": "shared log"})
+            assert found.status_code == 200, found.text
+            assert "store_unavailable" in {w["kind"] for w in found.json()["warnings"]}
             put = a.put(
                 f"/notes/{rel}",
                 content=read.json()["content"] + "\nduring the outage\n",
