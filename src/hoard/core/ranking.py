@@ -32,6 +32,17 @@ class RankingSettings:
     """How much the feedback words' score counts against the query's own."""
     phrase_weight: float = 0.2
     """Proximity: how much a phrase match of two adjacent query words adds (0: off)."""
+    exact_weight: float = 3.0
+    """A rare typed form (:mod:`hoard.adapters.search.exact`): how much of the word's BM25
+    the notes holding it as typed gain again, times its IDF over its stem family's (0: off)."""
+    exact_max_notes: int = 4
+    """A typed form counts as rare when at most this many notes hold it."""
+    exact_min_ratio: float = 3.0
+    """... and its stem family is in at least this many times as many notes."""
+    exact_max_words: int = 2
+    """Only queries of at most this many searched words."""
+    exact_min_length: int = 5
+    """Shortest word the rule looks at."""
 
 
 RETIRED_SEARCH_KEYS: frozenset[str] = frozenset(f.name for f in fields(RankingSettings))

@@ -21,6 +21,7 @@ from hoard.adapters.index.store import Index
 from hoard.adapters.search.bonus import add_feedback, add_phrase_bonus
 from hoard.adapters.search.budget import Plan, held_to_budget
 from hoard.adapters.search.conjunctive import conjunctive_rows
+from hoard.adapters.search.exact import add_exact_forms
 from hoard.adapters.search.fusion import blend_rows
 from hoard.adapters.search.plan import NO_PREFIX, Planner, QueryPlan, fts_plan
 from hoard.adapters.search.queries import FtsQueries
@@ -153,6 +154,13 @@ class Fts5Searcher:
         The semantic blend, last, appends to ``blended`` once it is done."""
         steps: list[Refine] = []
         natural = req.mode == "natural"
+        ranking = self.config.search.ranking
+        if natural and found and not budget.conjunctive and ranking.exact_weight > 0:
+            total = max(1, self.index.note_count_cached())
+            weights = self.queries.weights
+            steps.append(
+                lambda s: add_exact_forms(conn, s, q.chunks, q.expr, weights, ranking, total)
+            )
         if natural and found and not budget.conjunctive:
             steps.append(lambda s: self._add_bonuses(conn, q, budget, s, req, fetch))
         if natural and self.config.search.typo:
