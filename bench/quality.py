@@ -15,6 +15,11 @@ Each (set, variant) is indexed from scratch into a temporary state folder with a
 then every judged query runs through ``Hoard.search`` (natural mode). Prints a table and writes
 ``bench/receipts/quality-<date>.json``.
 
+``--all`` also runs the hand-written question sets of ``bench/questions`` (questions a person
+would type about one note of the zk and dendron-site vaults, written from the notes before any
+search; paths relative to each vault's ``notes/``), and for the default variant scores plain
+OR-ed porter BM25 on every set (:mod:`plain_bm25`): natural mode must not score below it.
+
 Metrics (per query, then averaged over the judged queries):
 
 - nDCG@k: graded gain (the judged grade, linear), discount ``1/log2(rank+1)``; the ideal
@@ -41,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlib import (
+    BENCH_DIR,
     evaldata_dir,
     machine_info,
     now_iso,
@@ -53,6 +59,7 @@ from hoard.core.config import Config, SearchConfig, SemanticConfig
 from hoard.core.errors import HoardError
 from hoard.core.policy import OWNER
 from hoard.core.ranking import RankingSettings
+from plain_bm25 import plain_rankings
 
 # -- variants (ablations) -------------------------------------------------------------------
 
@@ -133,6 +140,10 @@ VARIANTS: dict[str, tuple[VariantFn, str]] = {
         lambda s: dataclasses.replace(s, weight_title=10.0),
         "title weight 10 instead of the SPEC's 6",
     ),
+    "no-exact-forms": (
+        lambda s: _ranked(s, exact_weight=0.0),
+        "no gain for notes holding a rare typed form whose stem family is common (exact_weight=0)",
+    ),
     "no-folder-cap": (
         lambda s: dataclasses.replace(s, folder_cap=1000),
         "no per-folder diversity cap (folder_cap=1000); not in the brief's list, added",
@@ -211,11 +222,25 @@ ALL_SETS: tuple[tuple[str, str, str, float], ...] = (
 )
 
 
+QUESTION_SETS: tuple[tuple[str, str, str], ...] = (
+    ("questions-zk", "zk-digitalyoshixi", "zk.jsonl"),
+    ("questions-dendron", "dendron-site", "dendron-site.jsonl"),
+)
+"""Question-style sets written by hand over evaldata vaults (``bench/questions``, each query
+a question a person would type about one note, written from the note before any search)."""
+
+
 def all_datasets() -> list[Dataset]:
     root = evaldata_dir()
     return [
-        Dataset(name, root / name / "notes", root / name / qfile, metric, target)
-        for name, qfile, metric, target in ALL_SETS
+        *(
+            Dataset(name, root / name / "notes", root / name / qfile, metric, target)
+            for name, qfile, metric, target in ALL_SETS
+        ),
+        *(
+            Dataset(name, root / vault / "notes", BENCH_DIR / "questions" / qfile, "mrr", None)
+            for name, vault, qfile in QUESTION_SETS
+        ),
     ]
 
 
@@ -324,6 +349,8 @@ class RunResult:
     query_s: float
     scores: list[QueryScore]
     engines: Counter[str] = field(default_factory=Counter)
+    plain: Aggregate | None = None
+    """Plain OR-ed porter BM25 on the same set (the bar natural mode must not fall under)."""
 
     @property
     def total(self) -> Aggregate:
@@ -338,7 +365,9 @@ class RunResult:
         return {kd: Aggregate.of([s for s in self.scores if s.kind == kd]) for kd in kinds}
 
     def primary(self) -> float:
-        agg = self.total
+        return self.primary_of(self.total)
+
+    def primary_of(self, agg: Aggregate) -> float:
         return agg.mrr if self.dataset.primary == "mrr" else agg.ndcg
 
 
@@ -369,6 +398,39 @@ def embed_all(hoard: Hoard, name: str) -> None:
             print(f"  {name}: embedded {done}/{total}", file=sys.stderr, flush=True)
 
     hoard.similarity.build(progress)
+
+
+def plain_aggregate(dataset: Dataset, k: int) -> Aggregate:
+    """Plain OR-ed porter BM25 over the set (:mod:`plain_bm25`), scored like hoard."""
+    queries, _ = load_queries(dataset.queries_file)
+    ranked = plain_rankings(dataset.notes, [(q.qid, q.text) for q in queries], k)
+    scores = [
+        QueryScore(
+            q.qid,
+            q.text,
+            q.kind,
+            ndcg_at(ranked[q.qid], q.relevant, k),
+            first_relevant_rank(ranked[q.qid], q.relevant, k),
+            0.0,
+            ranked[q.qid],
+        )
+        for q in queries
+    ]
+    return Aggregate.of(scores)
+
+
+def plain_verdicts(results: Sequence[RunResult]) -> list[tuple[str, bool]]:
+    """Natural mode (the default variant) against plain porter BM25, set by set."""
+    out = []
+    for r in results:
+        if r.variant != "default" or r.plain is None:
+            continue
+        metric = "MRR@10" if r.dataset.primary == "mrr" else "nDCG@10"
+        ours, bar = r.primary(), r.primary_of(r.plain)
+        ok = ours >= bar - 1e-9
+        line = f"- {r.dataset.name}: {metric} {ours:.3f} vs plain BM25 {bar:.3f}"
+        out.append((f"{line}: {'pass' if ok else 'FAIL'}", ok))
+    return out
 
 
 def run(dataset: Dataset, variant: str, k: int, semantic_state: Path) -> RunResult:
@@ -581,6 +643,7 @@ def receipt_entry(r: RunResult, per_query: bool) -> dict[str, Any]:
         "query_ms_p95": round(percentile(ms, 95), 3),
         "query_ms_max": round(max(ms), 3) if ms else None,
         "engines": dict(r.engines),
+        "plain_porter_bm25": r.plain.as_dict() if r.plain is not None else None,
         "errors": [{"qid": s.qid, "query": s.query, "error": s.error} for s in r.errors],
     }
     if r.dataset.target is not None:
@@ -609,7 +672,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("corpus", nargs="?", type=Path, help="the vault folder (notes/)")
     ap.add_argument("queries", nargs="?", type=Path, help="judged queries, JSON Lines")
-    ap.add_argument("--all", action="store_true", help="run the three judged sets of evaldata")
+    ap.add_argument(
+        "--all",
+        action="store_true",
+        help="run the judged sets of evaldata and the hand-written question sets",
+    )
     ap.add_argument("--k", type=int, default=10, help="cut-off and search limit (default 10)")
     ap.add_argument("--per-query", action="store_true", help="print (and keep) per-query rows")
     ap.add_argument(
@@ -666,6 +733,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for v in variants:
             print(f"… {ds.name} / {v}", file=sys.stderr, flush=True)
             r = run(ds, v, args.k, args.semantic_state)
+            if v == "default":
+                r.plain = plain_aggregate(ds, args.k)
             results.append(r)
             if args.per_query:
                 print(f"\n## {ds.name} / {v}: per query\n")
@@ -693,6 +762,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"- {r.dataset.name}: {metric} {r.primary():.3f} >= {r.dataset.target:.2f}: "
             f"{'pass' if ok else 'FAIL'}"
         )
+    plain = plain_verdicts(results)
+    if plain:
+        print("\n## Never below plain OR-ed porter BM25 (default variant)\n")
+        for line, ok in plain:
+            failed_target |= not ok
+            print(line)
     semantic_targets = semantic_verdicts(results)
     if semantic_targets:
         print("\n## Semantic targets (issue 19, the shipped blend)\n")
