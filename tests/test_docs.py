@@ -20,7 +20,9 @@ from mcp_types import Tool
 
 from hoard.core.config_schema import SCHEMA
 from hoard.surfaces.cli.commands import build_parser
+from hoard.surfaces.mcp.output_schemas import PUBLISHED_FILE
 from hoard.surfaces.reference import (
+    derived_schemas_text,
     generated_part,
     listed_tools,
     module_docs,
@@ -98,6 +100,11 @@ def test_every_hoard_toml_key_is_in_the_config_reference() -> None:
     page = (DOCS / "config.md").read_text(encoding="utf-8")
     keys = [f"{s}.{k}" if s else k for s, keys in SCHEMA.items() for k in keys]
     assert [k for k in keys if f"| `{k}` |" not in page] == []
+
+
+def test_the_published_output_schemas_are_the_ones_the_result_types_give() -> None:
+    published = PUBLISHED_FILE.read_text(encoding="utf-8")
+    assert published == derived_schemas_text(), "run `make docs`"
 
 
 def test_the_module_list_names_every_module_with_its_docstring() -> None:

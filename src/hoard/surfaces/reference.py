@@ -1,6 +1,8 @@
 """The generated parts of the docs (``make docs``; ``tests/test_docs.py`` keeps them current):
 every MCP tool with its arguments in ``docs/tools.md``, from the real server's ``tools/list``;
-every module with the first line of its docstring in ``docs/architecture.md``.
+every module with the first line of its docstring in ``docs/architecture.md``; and every tool's
+output schema, derived from its result types, in ``hoard/surfaces/mcp/output_schemas.json``
+(what a server publishes without deriving them at each start).
 
     python -m hoard.surfaces.reference [DOCS_DIR]
 
@@ -25,6 +27,7 @@ from mcp_types import Tool
 import hoard
 from hoard.app.hoard import Hoard
 from hoard.core.policy import SCOPES, Caller
+from hoard.surfaces.mcp.output_schemas import DERIVED, PUBLISHED_FILE, OutputSchemas, schemas_text
 from hoard.surfaces.mcp.server import HoardMCP
 
 PACKAGE = Path(hoard.__file__).resolve().parent
@@ -56,11 +59,14 @@ def with_generated(text: str, name: str, body: str) -> str:
 # -- tools --------------------------------------------------------------------------------
 
 
-async def listed_tools(vault: Path, state_dir: Path) -> list[Tool]:
+async def listed_tools(
+    vault: Path, state_dir: Path, schemas: OutputSchemas | None = None
+) -> list[Tool]:
     """The server's ``tools/list`` for a caller holding every scope, through the SDK's
-    in-memory client."""
+    in-memory client (``schemas``: where the output schemas come from; the published file's
+    by default)."""
     with Hoard(vault, state_dir) as h:
-        mcp = HoardMCP(h, EVERY_SCOPE)
+        mcp = HoardMCP(h, EVERY_SCOPE, output_schemas=schemas)
         try:
             async with Client(mcp.server) as client:
                 return list((await client.list_tools()).tools)
@@ -68,12 +74,17 @@ async def listed_tools(vault: Path, state_dir: Path) -> list[Tool]:
             mcp.close()
 
 
-def tools_now() -> list[Tool]:
+def tools_now(schemas: OutputSchemas | None = None) -> list[Tool]:
     """:func:`listed_tools` on an empty vault in a temporary folder."""
     with tempfile.TemporaryDirectory(prefix="hoard-docs-") as tmp:
         vault = Path(tmp) / "vault"
         vault.mkdir()
-        return anyio.run(listed_tools, vault, Path(tmp) / "state")
+        return anyio.run(listed_tools, vault, Path(tmp) / "state", schemas)
+
+
+def derived_schemas_text() -> str:
+    """What ``output_schemas.json`` should hold: every tool's schema derived from its types."""
+    return schemas_text({t.name: t.output_schema for t in tools_now(DERIVED)})
 
 
 def _type_of(schema: dict[str, Any]) -> str:
@@ -138,12 +149,17 @@ def module_index(docs: dict[str, str]) -> str:
 
 
 def regenerate(docs_dir: Path) -> list[Path]:
-    """Rewrite the generated parts of the pages under ``docs_dir``; the pages changed."""
+    """Rewrite the output schemas' file and the generated parts of the pages under
+    ``docs_dir``; the files changed."""
     pages = {
         docs_dir / "tools.md": ("tools", tools_reference(tools_now())),
         docs_dir / "architecture.md": ("modules", module_index(module_docs())),
     }
     changed = []
+    schemas = derived_schemas_text()
+    if not PUBLISHED_FILE.exists() or PUBLISHED_FILE.read_text(encoding="utf-8") != schemas:
+        PUBLISHED_FILE.write_text(schemas, encoding="utf-8")
+        changed.append(PUBLISHED_FILE)
     for page, (name, body) in pages.items():
         text = page.read_text(encoding="utf-8")
         new = with_generated(text, name, body)

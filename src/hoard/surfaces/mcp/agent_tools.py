@@ -66,7 +66,7 @@ def register_agent_tools(host: ToolHost) -> None:
         )
 
     add_tools(
-        host.server,
+        host,
         [
             (vault_recent, DESCRIPTIONS["vault_recent"], READ_ONLY),
             (vault_context, DESCRIPTIONS["vault_context"], READ_ONLY),
@@ -97,7 +97,7 @@ def register_chatgpt_tools(host: ToolHost) -> None:
         return hoard.chat.fetch(id, caller=host.caller_of(ctx), url_of=url_of)
 
     add_tools(
-        host.server,
+        host,
         [
             (search, DESCRIPTIONS["search"], READ_ONLY),
             (fetch, DESCRIPTIONS["fetch"], READ_ONLY),

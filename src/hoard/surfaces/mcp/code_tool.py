@@ -27,7 +27,7 @@ def register_code_tool(mcp: ToolHost) -> None:
 
     read_code_tool.__name__ = "read_code"
     add_tools(
-        mcp.server,
+        mcp,
         [
             (
                 read_code_tool,

@@ -36,4 +36,4 @@ def register_daily_tool(mcp: ToolHost) -> None:
     ) -> DailyResult:
         return hoard.daily(date, create, caller=mcp.caller_of(ctx))
 
-    add_tools(mcp.server, [(vault_daily, DESCRIPTION, WRITES)])
+    add_tools(mcp, [(vault_daily, DESCRIPTION, WRITES)])

@@ -56,7 +56,7 @@ def register_edit_tools(mcp: ToolHost) -> None:
         )
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (
                 vault_move,

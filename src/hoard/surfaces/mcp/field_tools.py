@@ -23,7 +23,7 @@ def register_field_tools(mcp: ToolHost) -> None:
         return hoard.searching.fields.tags(folder, caller=mcp.caller_of(ctx))
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (
                 vault_tags,

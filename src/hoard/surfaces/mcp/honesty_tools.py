@@ -101,7 +101,7 @@ def register_claim_tools(mcp: ToolHost) -> None:
         return honesty.claims.list_claims(subject, source_path, caller=mcp.caller_of(ctx))
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (claim_record, DESCRIPTIONS["claim_record"], RECORDS),
             (claim_get, DESCRIPTIONS["claim_get"], CHECKS),
@@ -128,7 +128,7 @@ def register_synthesis_tools(mcp: ToolHost) -> None:
         return honesty.syntheses.status(path, caller=mcp.caller_of(ctx))
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (synthesis_register, DESCRIPTIONS["synthesis_register"], RECORDS),
             (synthesis_status, DESCRIPTIONS["synthesis_status"], CHECKS),

@@ -150,7 +150,7 @@ def register_search_and_read(host: ToolHost) -> None:
         return hoard.reading.list(path, recursive, limit, caller=host.caller_of(ctx))
 
     tools = [vault_search, vault_read, vault_list]
-    add_tools(host.server, [(fn, DESCRIPTIONS[fn.__name__], READ_ONLY) for fn in tools])
+    add_tools(host, [(fn, DESCRIPTIONS[fn.__name__], READ_ONLY) for fn in tools])
 
 
 def register_graph_and_policy(host: ToolHost) -> None:
@@ -178,7 +178,7 @@ def register_graph_and_policy(host: ToolHost) -> None:
         return hoard.maintenance.request_access(glob, reason, caller=host.caller_of(ctx))
 
     add_tools(
-        host.server,
+        host,
         [
             (vault_links, DESCRIPTIONS["vault_links"], READ_ONLY),
             (vault_policy, DESCRIPTIONS["vault_policy"], READ_ONLY),

@@ -22,6 +22,7 @@ from hoard.core.errors import HoardError, IoError
 from hoard.core.models import to_json
 from hoard.core.policy import Caller
 from hoard.surfaces.caller import CALLER_SCOPE_KEY as CALLER_SCOPE_KEY
+from hoard.surfaces.mcp.output_schemas import OutputSchemas, derived_schema
 from hoard.surfaces.mcp.schema import records_by_keys, simplify_schema
 
 log = logging.getLogger("hoard.mcp")
@@ -36,6 +37,11 @@ class ToolHost(Protocol):
 
     @property
     def server(self) -> MCPServer: ...
+
+    @property
+    def output_schemas(self) -> OutputSchemas:
+        """Where the tools' output schemas come from (see :mod:`.output_schemas`)."""
+        ...
 
     @property
     def site_url(self) -> str | None:
@@ -125,26 +131,30 @@ def union_schema(types: tuple[type, ...]) -> dict[str, Any]:
     return schema
 
 
-def set_output_schema(srv: MCPServer, name: str, types: tuple[type, ...]) -> None:
+def set_output_schema(host: ToolHost, name: str, types: tuple[type, ...]) -> None:
     """Declare tool ``name``'s result as one of ``types`` (see :func:`union_schema`)."""
-    tool = srv._tool_manager.get_tool(name)
+    tool = host.server._tool_manager.get_tool(name)
     if tool is not None:
-        tool.fn_metadata.output_schema = records_by_keys(simplify_schema(union_schema(types)))
+        tool.fn_metadata.output_schema = host.output_schemas.of(
+            name, lambda: records_by_keys(simplify_schema(union_schema(types)))
+        )
 
 
-def add_tools(srv: MCPServer, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:
-    """Register tools under their function names, with structured output whose schema is
-    rewritten to validate cheaply: the same meaning, except that arrays of records are
-    declared by their keys (see :mod:`hoard.surfaces.mcp.schema`)."""
+def add_tools(host: ToolHost, tools: list[tuple[Callable[..., Any], str, ToolAnnotations]]) -> None:
+    """Register tools under their function names, each with its published output schema
+    (:mod:`.output_schemas`): the same meaning as the result type's, except that arrays of
+    records are declared by their keys (see :mod:`hoard.surfaces.mcp.schema`). The SDK
+    builds only the arguments' model; the tool's result is what the function returns."""
     for fn, description, annotations in tools:
-        srv.add_tool(
+        host.server.add_tool(
             fn,
             name=fn.__name__,
             description=description,
             annotations=annotations,
-            structured_output=True,
+            structured_output=False,
         )
-        tool = srv._tool_manager.get_tool(fn.__name__)
-        if tool is not None and tool.fn_metadata.output_schema is not None:
-            simple = simplify_schema(tool.fn_metadata.output_schema)
-            tool.fn_metadata.output_schema = records_by_keys(simple)
+        tool = host.server._tool_manager.get_tool(fn.__name__)
+        if tool is not None:
+            tool.fn_metadata.output_schema = host.output_schemas.of(
+                fn.__name__, functools.partial(derived_schema, fn)
+            )

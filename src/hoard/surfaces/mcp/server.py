@@ -35,6 +35,7 @@ from hoard.surfaces.mcp.edit_tools import register_edit_tools
 from hoard.surfaces.mcp.field_tools import register_field_tools
 from hoard.surfaces.mcp.honesty_tools import register_honesty_tools
 from hoard.surfaces.mcp.listing import visible_tools
+from hoard.surfaces.mcp.output_schemas import OutputSchemas, published
 from hoard.surfaces.mcp.prompts import register_prompts
 from hoard.surfaces.mcp.read_tools import register_read_tools
 from hoard.surfaces.mcp.results import CALLER_SCOPE_KEY, ToolHost, error_result
@@ -122,11 +123,19 @@ class _Server(MCPServer):
 class HoardMCP:
     """Builds the ``MCPServer`` for one :class:`Hoard` and a default caller."""
 
-    def __init__(self, hoard: Hoard, default_caller: Caller, site_url: str | None = None) -> None:
+    def __init__(
+        self,
+        hoard: Hoard,
+        default_caller: Caller,
+        site_url: str | None = None,
+        output_schemas: OutputSchemas | None = None,
+    ) -> None:
         self.hoard = hoard
         self.default_caller = default_caller
         self.site_url = site_url
         """The web app's address (``serve --http``), for links to notes in answers."""
+        self.output_schemas = published() if output_schemas is None else output_schemas
+        """The tools' output schemas: the published file's (``DERIVED``: from the types)."""
         self.bus = CountingBus()
         """Where change events for ``subscriptions/listen`` streams are published."""
         self.subscriptions = NoteSubscriptions(hoard, self.bus, self.caller_of_request)

@@ -23,7 +23,7 @@ def register_similar_tool(mcp: ToolHost) -> None:
         return hoard.similarity.similar(path, limit, caller=mcp.caller_of(ctx))
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (
                 vault_similar,

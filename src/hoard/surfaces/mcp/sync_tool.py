@@ -22,4 +22,4 @@ def register_sync_tool(mcp: ToolHost) -> None:
     def vault_sync_status(ctx: Context) -> SyncStatus:
         return sync.status(caller=mcp.caller_of(ctx))
 
-    add_tools(mcp.server, [(vault_sync_status, DESCRIPTION, READ_ONLY)])
+    add_tools(mcp, [(vault_sync_status, DESCRIPTION, READ_ONLY)])

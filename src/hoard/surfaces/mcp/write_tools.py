@@ -119,7 +119,7 @@ def register_note_writes(mcp: ToolHost) -> None:
         return writes.notes.recover(transaction_id, caller=mcp.caller_of(ctx))
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (fn, DESCRIPTIONS[fn.__name__], WRITES)
             for fn in (vault_write, vault_file_note, vault_recover)
@@ -149,14 +149,14 @@ def register_proposal_tools(mcp: ToolHost) -> None:
         return writes.reject(proposal_id, caller=mcp.caller_of(ctx))
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (vault_confirm, DESCRIPTIONS["vault_confirm"], WRITES),
             (vault_proposals, DESCRIPTIONS["vault_proposals"], READ_ONLY),
             (vault_reject, DESCRIPTIONS["vault_reject"], WRITES),
         ],
     )
-    set_output_schema(mcp.server, "vault_confirm", CONFIRM_RESULTS)
+    set_output_schema(mcp, "vault_confirm", CONFIRM_RESULTS)
 
 
 def register_retire_tools(mcp: ToolHost) -> None:
@@ -201,11 +201,11 @@ def register_retire_tools(mcp: ToolHost) -> None:
         return result
 
     add_tools(
-        mcp.server,
+        mcp,
         [
             (vault_archive, DESCRIPTIONS["vault_archive"], REMOVES),
             (vault_restore, DESCRIPTIONS["vault_restore"], WRITES),
             (vault_history, DESCRIPTIONS["vault_history"], READ_ONLY),
         ],
     )
-    set_output_schema(mcp.server, "vault_history", HISTORY_RESULTS)
+    set_output_schema(mcp, "vault_history", HISTORY_RESULTS)
