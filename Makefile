@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STATE  ?= .state/example
 VAULT  ?= examples/vault
 
-.PHONY: serve signin-link install-user test lint typecheck unit unit-slow unit-postgres install bench bench-core bench-replicas bench-web scale quality clean \
+.PHONY: serve signin-link install-user test lint typecheck unit unit-slow unit-postgres install bench bench-core bench-replicas bench-start bench-web scale quality clean \
 	docs fuzz-api semantic semantic-reference bench-semantic fuzz third-party bench-attachments
 
 $(BIN)/hoard: pyproject.toml
@@ -154,6 +154,15 @@ bench-core: install
 # starts a throwaway cluster of its own).
 bench-replicas: install
 	$(BIN)/python bench/replicas.py $(ARGS)
+
+# How fast `hoard` starts (bench/cli_start.py), from a virtualenv holding hoard and its runtime
+# dependencies only, as a user installs it: the development one also has packages the MCP SDK
+# loads when they are there (rich, for its log handler). ARGS="--baseline OTHER/bin/hoard".
+START_VENV ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hoard/start-venv
+bench-start: install
+	$(PYTHON) -m venv $(START_VENV)
+	$(START_VENV)/bin/pip install --quiet --upgrade $(CURDIR)
+	$(START_VENV)/bin/python bench/cli_start.py $(ARGS)
 
 bench-web: install
 	$(BIN)/python bench/web_bench.py --vault $(BENCH_VAULT) $(ARGS)

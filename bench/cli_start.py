@@ -6,7 +6,9 @@ over stdio up to its answer to the first ``tools/list``.
 Each command runs ``--n`` times (after one untimed run that fills the index and the bytecode
 cache); the table shows the median and the slowest wall time, for this checkout's ``hoard``
 and, side by side in turns, for ``--baseline`` (another checkout's console script, e.g.
-main's before a change). The serve row spawns ``hoard serve`` on a pipe and times from the
+main's before a change), with each run's wall time and the CPU time its process used (user
+and system, every thread; on a shared machine the CPU time stretches less than the wall
+time). The serve row spawns ``hoard serve`` on a pipe and times from the
 spawn to the ``tools/list`` answer (initialize, initialized, tools/list as a client sends
 them); in the same turns, the same client times ``bench/bare_mcp_server.py`` (the MCP
 SDK's server with one tool and nothing of hoard): the floor of that row. Bytecode is cached
@@ -51,10 +53,32 @@ def child_env(pycache: Path, home: Path) -> dict[str, str]:
     return env
 
 
-def timed_run(cmd: list[str], env: dict[str, str]) -> float:
+Run = tuple[float, float]
+"""One run: its wall time and the CPU time (user + system) its process used, in seconds."""
+
+
+def reaped(proc: subprocess.Popen[bytes], timeout: float = 60.0) -> float:
+    """Wait for ``proc`` to exit (killed after ``timeout`` seconds); the CPU seconds it used,
+    every thread of it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            proc.kill()
+            deadline = float("inf")
+        time.sleep(0.002)
+
+
+def timed_run(cmd: list[str], env: dict[str, str]) -> Run:
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cpu = reaped(proc)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd} exited with {proc.returncode}")
+    return time.perf_counter() - start, cpu
 
 
 def _send(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
@@ -72,8 +96,10 @@ def _answer(proc: subprocess.Popen[bytes], wanted: int) -> dict[str, Any]:
     raise RuntimeError("hoard serve closed stdout before answering")
 
 
-def timed_serve(cmd: list[str], env: dict[str, str]) -> float:
-    """From the spawn to the answer of the first ``tools/list``."""
+def timed_serve(cmd: list[str], env: dict[str, str]) -> Run:
+    """From the spawn to the answer of the first ``tools/list``; the CPU time is the whole
+    process's, to its exit once stdin closes (a figure the machine's other load does not
+    stretch as much as the wall time)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
@@ -99,15 +125,11 @@ def timed_serve(cmd: list[str], env: dict[str, str]) -> float:
         elapsed = time.perf_counter() - start
         if not tools.get("result", {}).get("tools"):
             raise RuntimeError(f"tools/list answered without tools: {tools}")
-        return elapsed
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        cpu = reaped(proc)
+    return elapsed, cpu
 
 
 def commands(hoard: str, vault: Path, state: Path) -> dict[str, list[str]]:
@@ -119,8 +141,12 @@ def commands(hoard: str, vault: Path, state: Path) -> dict[str, list[str]]:
     }
 
 
-def measure(binaries: dict[str, str], n: int, work: Path) -> dict[str, dict[str, list[float]]]:
-    """``{label: {row: [seconds...]}}``, each row run for every binary in turn."""
+Times = dict[str, dict[str, list[float]]]
+"""``{label: {row: [seconds...]}}``."""
+
+
+def measure(binaries: dict[str, str], n: int, work: Path) -> tuple[Times, Times]:
+    """Wall and CPU seconds, each row run for every binary in turn."""
     vault = work / "vault"
     shutil.copytree(EXAMPLE_VAULT, vault)
     plans = {
@@ -129,17 +155,27 @@ def measure(binaries: dict[str, str], n: int, work: Path) -> dict[str, dict[str,
     }
     floor_env = child_env(work / "pyc-floor", work)
     plans[FLOOR] = ({SERVE_ROW: [sys.executable, str(BARE_SERVER)]}, floor_env)
-    times: dict[str, dict[str, list[float]]] = {label: {} for label in plans}
+    wall: Times = {label: {} for label in plans}
+    cpu: Times = {label: {} for label in plans}
     for row in TARGETS_S:
         turns = {label: plan for label, plan in plans.items() if row in plan[0]}
         run = timed_serve if row == SERVE_ROW else timed_run
         for label, (cmds, env) in turns.items():  # one untimed run: index, bytecode
             run(cmds[row], env)
-            times[label][row] = []
+            wall[label][row], cpu[label][row] = [], []
         for _ in range(n):
             for label, (cmds, env) in turns.items():
-                times[label][row].append(run(cmds[row], env))
-    return times
+                took, used = run(cmds[row], env)
+                wall[label][row].append(took)
+                cpu[label][row].append(used)
+    return wall, cpu
+
+
+def _medians(times: Times) -> dict[str, dict[str, float]]:
+    return {
+        label: {row: statistics.median(xs) for row, xs in rows_of.items()}
+        for label, rows_of in times.items()
+    }
 
 
 def main() -> int:
@@ -155,7 +191,7 @@ def main() -> int:
         binaries["baseline"] = args.baseline
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="hoard-cli-start-") as tmp:
-        times = measure(binaries, args.n, Path(tmp))
+        times, cpu = measure(binaries, args.n, Path(tmp))
     load_after = os.getloadavg()
     rows = []
     for row, target in TARGETS_S.items():
@@ -169,10 +205,12 @@ def main() -> int:
                     label,
                     f"{statistics.median(xs) * 1000:.0f}",
                     f"{max(xs) * 1000:.0f}",
+                    f"{statistics.median(cpu[label][row]) * 1000:.0f}",
                     f"< {target * 1000:.0f}",
                 ]
             )
-    print(render_table(["command", "hoard", "median ms", "max ms", "target ms"], rows))
+    head = ["command", "hoard", "median ms", "max ms", "median CPU ms", "target ms"]
+    print(render_table(head, rows))
     print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after (2 cores)")
     receipt = {
         "bench": "cli-start",
@@ -185,10 +223,9 @@ def main() -> int:
         "floor": f"{BARE_SERVER.relative_to(REPO_ROOT)} (the serve row's {FLOOR!r})",
         "note": args.note,
         "seconds": times,
-        "median_s": {
-            label: {row: statistics.median(xs) for row, xs in rows_of.items()}
-            for label, rows_of in times.items()
-        },
+        "median_s": _medians(times),
+        "cpu_seconds": cpu,
+        "median_cpu_s": _medians(cpu),
         "targets_s": TARGETS_S,
     }
     out = write_receipt("cli-start", receipt, args.receipt)
