@@ -94,7 +94,12 @@ typecheck: install
 # from a cache outside the repository instead of compiling every module at each start, even
 # where PYTHONDONTWRITEBYTECODE is set.
 PYCACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hoard/pycache
-PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(PYCACHE) $(BIN)/pytest
+# The passes run on WORKERS processes (pytest-xdist; `auto`: one per core; WORKERS=0 runs in
+# this process), a module's tests on one worker, so the servers a module shares are started
+# once. Most of the suite's time is spent waiting on a server, a browser or PostgreSQL.
+WORKERS ?= auto
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(PYCACHE) $(BIN)/pytest \
+	-n $(WORKERS) --dist loadfile
 
 # The quick pass: every test but the slow ones (fuzz, many processes) and the packaging ones
 # (building and installing the wheel).
