@@ -4,6 +4,7 @@ with one, invisible again once it expires; access requests and their approval.""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -166,17 +167,15 @@ async def test_a_grant_for_another_caller_does_not_help(
 
 
 async def test_an_expired_grant_hides_the_note_again(
-    mcp: HoardMCP, protected_hoard: Hoard, agent: Caller, await_until, tool_error
+    mcp: HoardMCP, protected_hoard: Hoard, agent: Caller, tool_error, monkeypatch
 ) -> None:
-    # 0.01 minutes is 0.6 s: visible at once, gone shortly after.
-    protected_hoard.ledger.add_grant(agent.name, "secret/**", minutes=0.01)
+    protected_hoard.ledger.add_grant(agent.name, "secret/**", minutes=1)
     async with Client(mcp.server) as c:
         assert await visible_in_search(c)
+        later = time.time() + 61  # a minute later by the ledger's clock
+        monkeypatch.setattr(protected_hoard.ledger, "clock", lambda: later)
 
-        async def hidden() -> bool:
-            return not await visible_in_search(c)
-
-        await await_until(hidden)
+        assert not await visible_in_search(c)
         assert tool_error(await c.call_tool("vault_read", {"path": SECRET}))["error"] == "protected"
         listing = (await c.call_tool("vault_list", {})).structured_content
         assert "secret" not in paths_in(listing)

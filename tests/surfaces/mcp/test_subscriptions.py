@@ -149,9 +149,9 @@ async def test_the_server_declares_resource_subscriptions(sub_hoard: Hoard) -> N
 
 
 async def test_a_subscription_ends_silently_when_the_callers_grant_expires(
-    sub_hoard: Hoard, agent: Caller
+    sub_hoard: Hoard, agent: Caller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    grant = sub_hoard.ledger.add_grant(agent.name, "secret/**", minutes=5)
+    sub_hoard.ledger.add_grant(agent.name, "secret/**", minutes=5)
     inbox = Inbox()
     mcp = HoardMCP(sub_hoard, agent)
     async with legacy_client(mcp, inbox) as c:
@@ -159,12 +159,8 @@ async def test_a_subscription_ends_silently_when_the_callers_grant_expires(
         await subscribe(c, "vault://tech/a.md")
         rewrite(sub_hoard, "secret/s.md", note_text("S", "Seen with the grant."))
         await inbox.wait_for("vault://secret/s.md")
-        with sub_hoard.ledger.transaction() as conn:  # the grant runs out now
-            conn.execute(
-                "UPDATE grants SET expires_at = ? WHERE grant_id = ?",
-                (time.time() - 1, grant.grant_id),
-            )
-        await anyio.sleep(1.1)  # the ledger keeps its grants for a second
+        later = time.time() + 5 * 60 + 1  # the grant has run out by the ledger's clock
+        monkeypatch.setattr(sub_hoard.ledger, "clock", lambda: later)
         inbox.uris.clear()
         rewrite(sub_hoard, "secret/s.md", note_text("S", "After the grant."))
         await anyio.sleep(0.2)

@@ -224,7 +224,7 @@ class Ledger:
         self.replica: str | None = None
         """This replica's name on a shared store: recorded on its intents and journaled
         transactions, whose recovery is its own (``None``: one process owns every row)."""
-        # When proposals are made and when they expire are read from this clock.
+        # When proposals and grants are made and when they expire are read from this clock.
         self.clock: Callable[[], float] = time.time
         self._grants_cache: tuple[float, list[Grant]] | None = None
 
@@ -261,7 +261,7 @@ class Ledger:
             raise InvalidArgument("a grant needs a caller and a glob")
         if not 0 < minutes <= 7 * 24 * 60:
             raise InvalidArgument("--minutes must be between 0 and 10080 (one week)")
-        now = time.time()
+        now = self.clock()
         grant = Grant(new_id(), caller, glob.strip(), now + minutes * 60)
         with self.transaction() as conn:
             conn.execute(
@@ -276,7 +276,7 @@ class Ledger:
         with self.transaction() as conn:
             cur = conn.execute(
                 "UPDATE grants SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL",
-                (time.time(), grant_id),
+                (self.clock(), grant_id),
             )
             if cur.rowcount == 0:
                 raise NotFound(f"no active grant {grant_id!r}", grant_id=grant_id)
@@ -286,7 +286,7 @@ class Ledger:
         """Unexpired, unrevoked grants. One process caches them for a second (grants are
         minutes long, and its own changes clear the cache); replicas sharing a store read
         them every time, so a grant revoked on one is refused on every other at once."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         cached = self._grants_cache if self.db.engine == "sqlite" else None
         if cached is not None and now - cached[0] < 1.0:
             return [g for g in cached[1] if g.expires_at > now]
