@@ -138,9 +138,13 @@ class StoreCallers:
             return self._entries
 
     def status(self) -> str | None:
-        """In strict mode, why every request must be refused (the store is unreachable)."""
+        """In strict mode, why every request must be refused (the store is unreachable).
+        Otherwise nothing is asked of the store here: the request's own lookup
+        (:meth:`verify`) reads it."""
+        if not self.strict:
+            return None
         self._current()
-        return self._problem if self.strict else None
+        return self._problem
 
     def verify(self, token: str) -> Caller | None:
         entries = self._current()

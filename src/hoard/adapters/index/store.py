@@ -316,8 +316,10 @@ class Index:
             (time.perf_counter() - t0) * 1000,
         )
 
-    def refresh_paths(self, paths: Iterable[str]) -> SyncReport:
-        """Re-check just these vault-relative paths (from the watcher or a write)."""
+    def refresh_paths(self, paths: Iterable[str], notice: bool = True) -> SyncReport:
+        """Re-check just these vault-relative paths (from the watcher or a write).
+        ``notice=False``: :attr:`on_changed` is not told of them (a write refreshing the
+        paths it just changed: the ledger knows what it put there)."""
         t0 = time.perf_counter()
         changed: list[FileStat] = []
         removed: list[str] = []
@@ -335,7 +337,7 @@ class Index:
                 changed.append(fs)
         if not changed and not removed:
             return SyncReport(elapsed_ms=(time.perf_counter() - t0) * 1000)
-        r = self._apply(changed, removed, known, None)
+        r = self._apply(changed, removed, known, None, notice)
         return SyncReport(
             r.added, r.updated, r.removed, r.failed, (time.perf_counter() - t0) * 1000
         )
@@ -346,6 +348,7 @@ class Index:
         removed: list[str],
         known: dict[str, tuple[int, int]],
         progress: ProgressFn | None,
+        notice: bool = True,
     ) -> SyncReport:
         added = updated = failed = 0
         with self.writer() as conn:
@@ -375,7 +378,7 @@ class Index:
                 cache.pop(p, None)
             for fs in changed:
                 cache[fs.path] = (fs.mtime_ns, fs.size)
-        if self.on_changed is not None:
+        if self.on_changed is not None and notice:
             self.on_changed([*removed, *(fs.path for fs in changed)])
         return SyncReport(added, updated, len(removed), failed)
 

@@ -20,6 +20,14 @@ HEAD_DECISIONS = ("written", "restored", "archived", "superseded", "retracted", 
 _IN_HEAD = ", ".join(f"'{d}'" for d in HEAD_DECISIONS)
 
 
+HEAD_FROM_EVENT = (
+    "INSERT INTO note_heads(path, revision, event_id) SELECT ?, ?, event_id FROM e "
+    "ON CONFLICT(path) DO UPDATE SET revision = excluded.revision, event_id = excluded.event_id"
+)
+"""PostgreSQL's head update as part of the statement that inserts its event (a ``WITH``
+whose ``e`` returns the event's id)."""
+
+
 def set_head(conn: SqlConn, path: str, revision: str | None, event_id: int) -> None:
     """In the outcome's transaction: ``path`` now holds ``revision`` (event ``event_id``)."""
     conn.execute(

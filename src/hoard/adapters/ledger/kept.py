@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from hoard.adapters.ledger.events import CHANGE_DECISIONS, EDITED_OUTSIDE, insert_event
+from hoard.adapters.ledger.events import CHANGE_DECISIONS, EDITED_OUTSIDE, add_event, insert_event
 from hoard.adapters.ledger.records import EVENT_COLUMNS, Event
 from hoard.adapters.ledger.store import Ledger
 from hoard.adapters.store.sql import SqlConn
@@ -77,7 +77,7 @@ def record_written(
     after = revision_of(raw)
     with ledger.transaction(durable=intent_id is None) as conn:
         keep(conn, raw, after)
-        return insert_event(
+        event_id = add_event(
             ledger,
             conn,
             tool=tool,
@@ -89,6 +89,7 @@ def record_written(
             reason=reason,
             intent_id=intent_id,
         )
+    return event_id()  # read after the commit: one round trip on PostgreSQL
 
 
 def keep_bytes(ledger: Ledger, raw: bytes) -> str:

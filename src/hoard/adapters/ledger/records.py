@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hoard.adapters.ledger.events import insert_event
+from hoard.adapters.ledger.events import add_event
 from hoard.adapters.ledger.journal import Journal
 from hoard.adapters.ledger.store import new_id
 from hoard.adapters.store.sql import SqlConn
@@ -131,7 +131,7 @@ class Records(Journal):
         without an fsync: the intent row is durable, and an intent whose outcome a power loss
         took is reconciled from the file at the next start. Every other event is durable."""
         with self.ledger.transaction(durable=intent_id is None) as conn:
-            return insert_event(
+            event_id = add_event(
                 self.ledger,
                 conn,
                 tool=tool,
@@ -143,6 +143,7 @@ class Records(Journal):
                 reason=reason,
                 intent_id=intent_id,
             )
+        return event_id()  # read after the commit: one round trip on PostgreSQL
 
     def begin_change(
         self,
@@ -165,7 +166,7 @@ class Records(Journal):
         with self.ledger.transaction() as conn:
             if rev is not None and before is not None:
                 _insert_revision(conn, rev, before)
-            intent_id = insert_event(
+            intent_id = add_event(
                 self.ledger,
                 conn,
                 tool=tool,
@@ -177,7 +178,7 @@ class Records(Journal):
                 reason=reason,
                 at=now,
             )
-        return intent_id, rev
+        return intent_id(), rev
 
     def open_intents(self) -> list[Event]:
         """Intents with no outcome that are this replica's to settle (its own, and those of

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from hoard.adapters.store.sql import Database, SqlConn
 from hoard.adapters.store.sqlite_db import SqliteDatabase
@@ -209,10 +209,14 @@ def new_id(n: int = 8) -> str:
 
 
 class ChangeOutbox(Protocol):
-    """Told, inside the transaction that records it, of each event that changed a note (the
-    change feed of replicas sharing a store; see :mod:`hoard.adapters.ledger.events`)."""
+    """The change feed of replicas sharing a PostgreSQL store: each event that changed a note
+    is announced by the statement that inserts it (see :mod:`hoard.adapters.ledger.events`)."""
 
-    def changed(self, conn: SqlConn, event_id: int, path: str) -> None: ...
+    def announce(self, event: str, path: str) -> tuple[str, tuple[Any, ...], str, tuple[Any, ...]]:
+        """What an event's insert adds to announce it: a ``WITH`` clause (and its
+        parameters) reading the new id from the clause named ``event``, and a column to
+        select (and its parameters)."""
+        ...
 
 
 class Ledger:

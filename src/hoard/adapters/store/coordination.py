@@ -18,9 +18,7 @@ whose clocks differ agree on them. Nothing here imports psycopg: the functions a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from hoard.adapters.store.sql import SqlConn
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hoard.adapters.store.pg import PostgresServer
@@ -85,18 +83,19 @@ class ReplicaSeen:
 
 class Outbox:
     """The ledger's :class:`~hoard.adapters.ledger.store.ChangeOutbox` on PostgreSQL: the
-    row and the notification join the transaction that records the change (a notification
-    is delivered when, and only if, that transaction commits)."""
+    row and the notification are part of the statement that inserts the change's event (a
+    notification is delivered when, and only if, its transaction commits)."""
 
     def __init__(self, replica: str) -> None:
         self.replica = replica
 
-    def changed(self, conn: SqlConn, event_id: int, path: str) -> None:
-        # One round trip: the row, and its NOTIFY (sent when the transaction commits).
-        conn.execute(
-            f"WITH o AS (INSERT INTO outbox(path, event_id, replica, at) VALUES(?,?,?,{NOW}) "
-            "RETURNING id) SELECT pg_notify(?, o.id::text || ' ' || ?) FROM o",
-            (path, event_id, self.replica, CHANNEL, self.replica),
+    def announce(self, event: str, path: str) -> tuple[str, tuple[Any, ...], str, tuple[Any, ...]]:
+        return (
+            f"o AS (INSERT INTO outbox(path, event_id, replica, at) "
+            f"SELECT ?, event_id, ?, {NOW} FROM {event} RETURNING id)",
+            (path, self.replica),
+            "(SELECT pg_notify(?, o.id::text || ' ' || ?) FROM o)",
+            (CHANNEL, self.replica),
         )
 
 

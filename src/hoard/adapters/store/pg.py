@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool
 
 from hoard.adapters.store.dialect import postgres_ddl, postgres_query
@@ -58,22 +59,58 @@ def redacted(url: str) -> str:
 
 
 class PgConn:
-    """A psycopg connection that takes SQLite-style statements."""
+    """A psycopg connection that takes SQLite-style statements. Inside a write transaction
+    it is in pipeline mode (``pipe``): a statement is sent when a result is wanted (a fetch,
+    a row count) or the transaction ends, so statements that need no answer in between
+    travel together."""
 
-    __slots__ = ("raw",)
+    __slots__ = ("pipe", "raw")
 
-    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+    def __init__(self, raw: psycopg.Connection[Any], pipe: psycopg.Pipeline | None = None):
         self.raw = raw
+        self.pipe = pipe
 
     def execute(self, sql: str, parameters: Any = (), /) -> SqlCursor:
         if parameters:
-            return self.raw.execute(postgres_query(sql), parameters)
-        return self.raw.execute(sql.encode("utf-8"))
+            cur = self.raw.execute(postgres_query(sql), parameters)
+        else:
+            cur = self.raw.execute(sql.encode("utf-8"))
+        return cur if self.pipe is None else _PipedCursor(cur, self.pipe)
 
     def executemany(self, sql: str, seq_of_parameters: Iterable[Any], /) -> object:
+        if self.pipe is not None:  # one pipeline already: each row's statement joins it
+            for parameters in seq_of_parameters:
+                self.raw.execute(postgres_query(sql), parameters)
+            return None
         with self.raw.cursor() as cur:
             cur.executemany(postgres_query(sql), seq_of_parameters)
         return None
+
+
+class _PipedCursor:
+    """A cursor of a pipelined statement: fetching its rows flushes the pipeline (psycopg
+    does), and so does asking how many rows it changed."""
+
+    __slots__ = ("cur", "pipe")
+
+    def __init__(self, cur: psycopg.Cursor[Any], pipe: psycopg.Pipeline) -> None:
+        self.cur = cur
+        self.pipe = pipe
+
+    @property
+    def rowcount(self) -> int:
+        if self.cur.pgresult is None:
+            self.pipe.sync()  # inside the transaction's BEGIN: a sync commits nothing
+        return self.cur.rowcount
+
+    def fetchone(self) -> Any:
+        return self.cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self.cur.fetchall()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.cur)
 
 
 @contextlib.contextmanager
@@ -198,22 +235,32 @@ class PostgresDatabase:
 
     @contextlib.contextmanager
     def transaction(self, durable: bool = True) -> Iterator[SqlConn]:
+        """The transaction runs in one pipeline: ``BEGIN``, the writer's lock, the
+        statements and ``COMMIT`` go to the server together unless a result is wanted
+        before the end, so a transaction whose answers are read after it (see
+        :func:`hoard.adapters.ledger.events.add_event`) is one round trip, and the writer's
+        lock is never held across one. Nothing is committed unless the block ends without
+        an exception and every statement succeeded."""
         held: PgConn | None = getattr(self._local, "conn", None)
         if held is not None:  # a transaction of this thread is open: join it
             yield held
             return
-        with self.server.connection() as raw, raw.transaction():
-            raw.execute(
-                "SELECT set_config('synchronous_commit', CASE WHEN %s THEN "
-                "current_setting('synchronous_commit') ELSE 'off' END, true), "
-                "pg_advisory_xact_lock(%s)",
-                (durable, self._writer_key),
-            )
-            self._local.conn = PgConn(raw)
+        with self.server.connection() as raw:
             try:
-                yield self._local.conn
+                with raw.pipeline() as pipe:
+                    raw.execute(b"BEGIN")
+                    raw.execute(
+                        "SELECT set_config('synchronous_commit', CASE WHEN %s THEN "
+                        "current_setting('synchronous_commit') ELSE 'off' END, true), "
+                        "pg_advisory_xact_lock(%s)",
+                        (durable, self._writer_key),
+                    )
+                    self._local.conn = PgConn(raw, pipe)
+                    yield self._local.conn
+                    raw.execute(b"COMMIT")
             finally:
                 self._local.conn = None
+                _roll_back_if_open(raw)
 
     @contextlib.contextmanager
     def read(self) -> Iterator[SqlConn]:
@@ -226,6 +273,13 @@ class PostgresDatabase:
 
     def close(self) -> None:
         """The pool belongs to the server, closed with it."""
+
+
+def _roll_back_if_open(raw: psycopg.Connection[Any]) -> None:
+    """After a transaction's pipeline: a block that raised (or a statement that failed)
+    left the transaction open or failed; end it before the connection goes back."""
+    if raw.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR):
+        raw.execute(b"ROLLBACK")
 
 
 def schema_version(server: PostgresServer, component: str) -> int:

@@ -115,9 +115,13 @@ class WriteCore:
             self.refused(tool, rel, before(), exc, caller=caller)
             raise
 
-    def refresh(self, *rels: str) -> None:
+    def refresh(self, *rels: str, written: bool = False) -> None:
+        """Bring the index up to date with ``rels``. ``written``: they are what this write
+        just changed, under their locks with its intent recorded, so the index does not look
+        in them for saves from outside hoard (the newest event it would read is that
+        intent, which says the change is hoard's: one read of the ledger per write saved)."""
         try:
-            self.deps.index.refresh_paths(list(rels))
+            self.deps.index.refresh_paths(list(rels), notice=not written)
         except Exception as exc:  # the file is written; the watcher or a stat walk catches up
             log.warning("index update after a write failed: %s", exc)
             self.deps.index_missed(exc)
@@ -234,7 +238,7 @@ class WriteCore:
             failpoints.hit(f"{point}.preserved")
         with self.failure_recorded(tool, rel, current.revision, None, intent, caller=caller):
             atomic.replace(self.vault, rel, new, point, previous=current.raw, keep=self.keeper(rel))
-        self.refresh(rel)
+        self.refresh(rel, written=True)
         failpoints.hit(f"{point}.indexed")
         event = kept.record_written(
             self.deps.ledger, tool, name, rel, current.revision, new, intent
