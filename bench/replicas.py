@@ -10,7 +10,12 @@ from the revision its last write returned), so the figures are the write path's,
 retry loop's. PostgreSQL is a throwaway cluster of Debian's ``postgresql`` started here
 (``--store-url`` to use another), on the same 2 cores.
 
-``.venv/bin/python bench/replicas.py [--rounds 5] [--writes 10]``; writes
+``--before SRC`` adds the same three set-ups running another checkout's code (its ``src``
+first on ``PYTHONPATH``, this venv's packages; e.g. ``git worktree add ../before main``), so
+before and after are measured side by side in one run. Each round also samples the floor
+under what PostgreSQL adds (:mod:`store_floor`).
+
+``.venv/bin/python bench/replicas.py [--rounds 5] [--writes 10] [--before SRC]``; writes
 ``bench/receipts/replicas-<date>.json``.
 """
 
@@ -37,6 +42,7 @@ from hoard.adapters.store.components import migrate_all
 from hoard.adapters.store.pg import PostgresServer
 from hoard.benchmark import pgcluster
 from hoard.benchmark.server import free_port, hoard_cmd
+from store_floor import Floor
 
 WRITERS = 8
 HEAD = (
@@ -112,13 +118,18 @@ def _wait_ready(setup: Setup) -> None:
             time.sleep(0.1)
 
 
-def _make_setup(label: str, replicas: int, url: str, root: Path, source: Path) -> Setup:
+def _make_setup(
+    label: str, replicas: int, url: str, root: Path, source: Path, code: Path | None = None
+) -> Setup:
+    """``code``: another checkout's ``src`` to run instead of this one."""
     vault = root / label / "vault"
     shutil.copytree(source, vault)
     (vault / "bench").mkdir()
     for n in range(WRITERS):
         (vault / "bench" / f"w{n}.md").write_text(HEAD.format(n=n) + "start\n")
     env = dict(os.environ, XDG_CONFIG_HOME=str(root / label / "xdg"))
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     tokens: list[str] = []
     if url:
         env["HOARD_STORE_URL"] = url
@@ -202,16 +213,16 @@ def _freshness(setup: Setup, n: int) -> list[float]:
 
 
 @contextmanager
-def _store_urls(given: str) -> Iterator[list[str]]:
+def _store_urls(given: str, count: int) -> Iterator[list[str]]:
     if given:
-        yield [given, given]
+        yield [given] * count
         return
     bindir = pgcluster.server_bindir()
     if bindir is None:
         raise SystemExit("Debian's postgresql is not installed (apt-get install postgresql)")
     cluster = pgcluster.Cluster(bindir)
     try:
-        yield [cluster.new_database(), cluster.new_database()]
+        yield [cluster.new_database() for _ in range(count)]
     finally:
         cluster.close()
 
@@ -224,10 +235,12 @@ def main() -> int:
     ap.add_argument("--fresh", type=int, default=40, help="freshness samples")
     ap.add_argument("--store-url", default="")
     ap.add_argument("--receipt", type=Path, default=None)
+    ap.add_argument("--before", type=Path, default=None, help="another checkout's src")
+    ap.add_argument("--floor", type=int, default=20, help="floor samples per round")
     opts = ap.parse_args()
     source = opts.vault or evaldata_dir() / "zk-digitalyoshixi" / "notes"
     with (
-        _store_urls(opts.store_url) as urls,
+        _store_urls(opts.store_url, 5 if opts.before else 3) as urls,
         tempfile.TemporaryDirectory() as tmp,
         ExitStack() as stack,
     ):
@@ -241,22 +254,51 @@ def main() -> int:
             _make_setup("postgres-x1", 1, urls[0], root, source),
             _make_setup("postgres-x2", 2, urls[1], root, source),
         ]
+        if opts.before is not None:
+            code = opts.before.resolve()
+            setups += [
+                _make_setup("sqlite-x1-before", 1, "", root, source, code),
+                _make_setup("postgres-x1-before", 1, urls[3], root, source, code),
+                _make_setup("postgres-x2-before", 2, urls[4], root, source, code),
+            ]
         for s in setups:
             for node in s.nodes:
                 stack.callback(node.proc.terminate)
         for s in setups:
             _wait_ready(s)
+        floor = Floor(urls[2])
+        stack.callback(floor.close)
         for _ in range(opts.rounds):
             for s in setups:
                 _write_round(s, opts.writes)
                 _alone_round(s, opts.writes)
                 _search_round(s)
+            floor.round(opts.floor)
         fresh = _freshness(setups[2], opts.fresh)
-    _report(setups, fresh, opts)
+        fresh_before = _freshness(setups[5], opts.fresh) if opts.before else []
+        _report(setups, fresh, fresh_before, floor.samples, opts)
     return 0
 
 
-def _report(setups: list[Setup], fresh: list[float], opts: argparse.Namespace) -> None:
+def _compare(rows: dict[str, dict[str, float]], tag: str) -> dict[str, float]:
+    """What PostgreSQL adds over SQLite, and two replicas over one, for the set-ups whose
+    labels end in ``tag`` ("" or "-before")."""
+    sq, pg, pg2 = rows[f"sqlite-x1{tag}"], rows[f"postgres-x1{tag}"], rows[f"postgres-x2{tag}"]
+    return {
+        "postgres_added_write_p50_ms": pg["write_p50_ms"] - sq["write_p50_ms"],
+        "postgres_added_write_p50_ms_one_writer": pg["alone_write_p50_ms"]
+        - sq["alone_write_p50_ms"],
+        "two_over_one_writes_per_s": pg2["writes_per_s"] / pg["writes_per_s"],
+    }
+
+
+def _report(
+    setups: list[Setup],
+    fresh: list[float],
+    fresh_before: list[float],
+    floor: dict[str, list[float]],
+    opts: argparse.Namespace,
+) -> None:
     rows = {
         s.label: {
             "write_p50_ms": percentile(s.write_ms, 50),
@@ -274,13 +316,19 @@ def _report(setups: list[Setup], fresh: list[float], opts: argparse.Namespace) -
         print(f"| {label} | {r['write_p50_ms']:.2f} | {r['write_p95_ms']:.2f} | "
               f"{r['writes_per_s']:.0f} | {r['alone_write_p50_ms']:.2f} | "
               f"{r['search_p50_ms']:.2f} |")  # fmt: skip
-    added = rows["postgres-x1"]["write_p50_ms"] - rows["sqlite-x1"]["write_p50_ms"]
-    alone = rows["postgres-x1"]["alone_write_p50_ms"] - rows["sqlite-x1"]["alone_write_p50_ms"]
-    ratio = rows["postgres-x2"]["writes_per_s"] / rows["postgres-x1"]["writes_per_s"]
+    after = _compare(rows, "")
+    before = _compare(rows, "-before") if opts.before else None
+    for name, c in (("after", after), ("before", before)):
+        if c is None:
+            continue
+        print(f"{name}: postgres adds {c['postgres_added_write_p50_ms']:+.2f} ms to a write's "
+              f"p50 with 8 writers, {c['postgres_added_write_p50_ms_one_writer']:+.2f} ms with "
+              f"one (target at most +1 ms); two replicas give "
+              f"{c['two_over_one_writes_per_s']:.2f}x one's writes/s (target > 1)")  # fmt: skip
+    floors = {k: {"p50_ms": percentile(v, 50), "n": len(v)} for k, v in floor.items()}
+    for k, v in floors.items():
+        print(f"floor {k}: p50 {v['p50_ms']:.3f} ms")
     f50, f99 = percentile(fresh, 50), percentile(fresh, 99)
-    print(f"postgres adds {added:+.2f} ms to a write's p50 with 8 writers, {alone:+.2f} ms "
-          "with one (target at most +1 ms)")  # fmt: skip
-    print(f"two replicas give {ratio:.2f}x one replica's writes/s (target > 1)")
     print(f"freshness A -> search hit on B: p50 {f50:.0f} ms, p99 {f99:.0f} ms (target p99 < 1000)")
     receipt = {
         "at": now_iso(),
@@ -290,11 +338,22 @@ def _report(setups: list[Setup], fresh: list[float], opts: argparse.Namespace) -
         "writers": WRITERS,
         "writes_per_writer_per_round": opts.writes,
         "setups": rows,
-        "postgres_added_write_p50_ms": added,
-        "postgres_added_write_p50_ms_one_writer": alone,
-        "two_over_one_writes_per_s": ratio,
+        **after,
         "freshness_ms": {"p50": f50, "p99": f99, "n": len(fresh)},
+        "floor": floors,
     }
+    if before is not None:
+        receipt["before"] = {
+            "code": str(opts.before),
+            "how": "the same set-ups running the before checkout's src (PYTHONPATH), in "
+            "turns with these, in this run",
+            **before,
+            "freshness_ms": {
+                "p50": percentile(fresh_before, 50),
+                "p99": percentile(fresh_before, 99),
+                "n": len(fresh_before),
+            },
+        }
     print(f"receipt: {write_receipt('replicas', receipt, opts.receipt)}", file=sys.stderr)
 
 
