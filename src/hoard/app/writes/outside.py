@@ -43,12 +43,15 @@ class OutsideSaves:
             known = kept.last_known(self.ledger, paths)
             # a change under way (its intent has no outcome yet) is hoard's, not outside
             settled = {p: e for p, e in known.items() if e.decision != "intent"}
-            if not settled:
+            # only then what a journaled transaction is moving: usually the file is what
+            # the ledger says (another replica's write), and that needs no more reads
+            changed = {p: (e, raw) for p, e in settled.items() if (raw := self._differs(p, e))}
+            if not changed:
                 return
-            moving = self._moving(list(settled))
-            for rel, event in settled.items():
+            moving = self._moving(list(changed))
+            for rel, (event, found) in changed.items():
                 if rel not in moving:
-                    self._check(rel, event)
+                    self._record(rel, event, found[0])
         except Exception as exc:  # recording an outside save must never break the index
             log.warning("could not record a save from outside hoard: %s", exc)
 
@@ -61,16 +64,19 @@ class OutsideSaves:
             out |= {f["path"] for f in txn.intent.get("files", []) if f.get("path") in wanted}
         return out
 
-    def _check(self, rel: str, event: Event) -> None:
-        was = believed(event)
+    def _differs(self, rel: str, event: Event) -> tuple[bytes | None] | None:
+        """The note's bytes (in a tuple; ``None`` inside: gone) when they are not what
+        ``event`` says is there; ``None`` when they are, or cannot be read as a note."""
         try:
             raw = self._read(rel)
         except HoardError as exc:  # too large, a hard link: there, but not a note hoard writes
             log.info("not recording the outside save of %s: %s", rel, exc.message)
-            return
+            return None
         now = None if raw is None else revision_of(raw)
-        if now == was:
-            return
+        return None if now == believed(event) else (raw,)
+
+    def _record(self, rel: str, event: Event, raw: bytes | None) -> None:
+        was = believed(event)
         clobbered = None
         if raw is not None and was is not None:
             clobbered = self._clobbered(rel, was, raw)
