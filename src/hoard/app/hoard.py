@@ -98,7 +98,9 @@ class Hoard:
         self.state_dir = checked_state_dir(self.vault, state_dir)
         self._open_shared(replica)
         self.index = Index(self.state_dir / "index.db", self.vault, self.config)
-        self.index.on_changed = OutsideSaves(self.ledger, self.vault, self.config).notice
+        self.index.on_changed = OutsideSaves(
+            self.ledger, self.vault, self.config, self.path_locks
+        ).notice
         self.searcher = Fts5Searcher(self.index, self.config)
         self.watcher = Watcher(self.vault.root, self.index) if watch else None
         self._startup = self.index.open_checked(

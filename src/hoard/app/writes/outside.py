@@ -14,6 +14,7 @@ from hoard.adapters.ledger import kept
 from hoard.adapters.ledger.changes import preserved_bytes
 from hoard.adapters.ledger.records import Event, Records
 from hoard.adapters.ledger.store import Ledger
+from hoard.adapters.store.locks import PathLocks
 from hoard.core.clobber import keeps_write
 from hoard.core.config import Config
 from hoard.core.errors import HoardError, NotFound
@@ -31,8 +32,9 @@ def believed(e: Event) -> str | None:
 class OutsideSaves:
     """Told the paths the index found changed; records the ones changed outside hoard."""
 
-    def __init__(self, ledger: Ledger, vault: Vault, config: Config) -> None:
+    def __init__(self, ledger: Ledger, vault: Vault, config: Config, locks: PathLocks) -> None:
         self.ledger = ledger
+        self.locks = locks
         self.vault = vault
         self.config = config
         self.records = Records(ledger)
@@ -49,9 +51,9 @@ class OutsideSaves:
             if not changed:
                 return
             moving = self._moving(list(changed))
-            for rel, (event, found) in changed.items():
+            for rel in changed:
                 if rel not in moving:
-                    self._record(rel, event, found[0])
+                    self._confirm(rel)
         except Exception as exc:  # recording an outside save must never break the index
             log.warning("could not record a save from outside hoard: %s", exc)
 
@@ -74,6 +76,20 @@ class OutsideSaves:
             return None
         now = None if raw is None else revision_of(raw)
         return None if now == believed(event) else (raw,)
+
+    def _confirm(self, rel: str) -> None:
+        """Under the note's lock, read again what the ledger says and what the file holds,
+        and record the save if they still differ. Without the lock, a write of another
+        replica (or thread) could record its intent and replace the file between the two
+        first reads, and its own bytes would be recorded as a save from outside, moving the
+        note's head back behind that write's outcome."""
+        with self.locks.lock(rel):
+            event = kept.last_known(self.ledger, [rel]).get(rel)
+            if event is None or event.decision == "intent":
+                return
+            found = self._differs(rel, event)
+            if found is not None:
+                self._record(rel, event, found[0])
 
     def _record(self, rel: str, event: Event, raw: bytes | None) -> None:
         was = believed(event)
