@@ -17,7 +17,10 @@ shared 2-core machine a slow example is noise, not a bug.
   ``shared_example_vault`` / ``example_hoard``: one read-only copy and Hoard per session;
 - ``wait_until(pred, timeout)`` / ``await_until``: poll with a deadline;
 - callers: ``agent`` (read, propose), ``reader`` (read), ``writer`` (read, write), ``owner``;
-- ``hoard_bin``: the installed console script; ``anyio_backend``: asyncio.
+- ``hoard_bin``: the installed console script; ``anyio_backend``: asyncio;
+- PostgreSQL: ``pg_url`` (an empty database), ``pg_store`` (one with the schema), ``shared``
+  (``HOARD_STORE_URL`` set to a ``pg_store``), ``replica(name)`` (a replica of ``vault`` with
+  its own state folder), ``caught_up(h)`` (wait until ``h`` applied the others' changes).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from hoard.adapters.store import coordination
 from hoard.adapters.store.components import migrate_all
 from hoard.adapters.store.pg import PostgresServer
 from hoard.app.hoard import Hoard
@@ -246,6 +250,43 @@ def pg_store(pg_cluster: pgcluster.Cluster, pg_schema_template: str) -> str:
     """The URL of a new database of the session's cluster with every component's schema in
     place (a copy of :func:`pg_schema_template`)."""
     return pg_cluster.new_database(pg_schema_template)
+
+
+@pytest.fixture
+def shared(pg_store: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``HOARD_STORE_URL`` set to a new PostgreSQL store: the replicas opened share it."""
+    monkeypatch.setenv("HOARD_STORE_URL", pg_store)
+    return pg_store
+
+
+@pytest.fixture
+def replica(vault: Path, tmp_path: Path) -> Iterator[Callable[[str], Hoard]]:
+    """Open replica ``name`` of ``vault`` (its own state folder), closed at teardown."""
+    opened: list[Hoard] = []
+
+    def open_(name: str) -> Hoard:
+        h = Hoard(vault, tmp_path / f"state-{name}", replica=name)
+        opened.append(h)
+        return h
+
+    yield open_
+    for h in opened:
+        h.close()
+
+
+def _caught_up(h: Hoard) -> None:
+    link = h.replica_link
+    assert link is not None
+    newest = coordination.newest_change(link.server)
+    helpers.wait_until(lambda: link.follower is not None and link.follower.applied >= newest)
+
+
+@pytest.fixture(scope="session")
+def caught_up() -> Callable[[Hoard], None]:
+    """``caught_up(h)``: wait until replica ``h`` has applied every change the other replicas
+    made so far: its own look at the folder then happened before the test changes a file
+    behind its back (else, applying the change later, it reads the change as a save)."""
+    return _caught_up
 
 
 @pytest.fixture(autouse=True)

@@ -143,11 +143,20 @@ class Moves:
                         TOOL,
                         rel,
                         lambda: current.revision,  # noqa: B023 (called before the loop moves on)
-                        lambda: gates.check_revision(rel, current, ask.expected),  # noqa: B023
+                        lambda: self._gate(plan, ask.expected),  # noqa: B023
                         caller=caller,
                     )
                 return self._apply(plan, ask)
         raise Busy("the links to this note keep changing; try the move again", path=rel)
+
+    def _gate(self, plan: Plan, expected: str) -> None:
+        """The note is the revision the caller read, and no file the move changes is a
+        stale view of a newer revision another replica wrote (the move would carry, rewrite
+        or remove the older bytes)."""
+        gates.check_revision(plan.rel, plan.current, expected)
+        for f in plan.files():
+            if f["base"] is not None:
+                self.core.check_head(f["path"], Current(plan.before[f["path"]]))
 
     def _plan(self, rel: str, dst: str, update_links: bool, caller: Caller) -> Plan:
         current = self.core.current(rel)
@@ -272,7 +281,9 @@ class Moves:
         blobs = {p: b for p, b in plan.after.items() if b is not None}
         txn = self.core.records.begin_transaction("move", {"files": files}, blobs, caller.name)
         failpoints.hit("move.intent")
-        state, detail = self.writes.notes.roll_forward(txn, files, blobs, tool=TOOL, caller=caller)
+        state, detail = self.writes.notes.roll_forward(
+            txn, files, blobs, tool=TOOL, caller=caller, checked=True
+        )
         if state != "done":
             raise IoError(f"transaction {txn} stopped: {detail}", transaction_id=txn)
         return self.writes.core.stamp(replace(result, status="moved", transaction_id=txn))

@@ -6,13 +6,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from hoard.adapters.ledger.records import Records
-from hoard.adapters.store import coordination
 from hoard.app.hoard import Hoard
 from hoard.core.errors import Conflict
 from hoard.core.policy import OWNER
@@ -26,35 +24,6 @@ vault, state, name, rel, content, expected = sys.argv[1:7]
 with Hoard(Path(vault), Path(state), replica=name) as h:
     h.writes.write(rel, content, expected, caller=h.owner)
 """
-
-
-def caught_up(h: Hoard, wait_until: Callable[..., object]) -> None:
-    """Wait until ``h`` has applied every change the other replicas made so far: its own
-    look at the folder then happened before the test changes the file behind its back."""
-    link = h.replica_link
-    assert link is not None
-    newest = coordination.newest_change(link.server)
-    wait_until(lambda: link.follower is not None and link.follower.applied >= newest)
-
-
-@pytest.fixture
-def shared(pg_store: str, monkeypatch) -> str:
-    monkeypatch.setenv("HOARD_STORE_URL", pg_store)
-    return pg_store
-
-
-@pytest.fixture
-def replica(vault: Path, tmp_path: Path) -> Iterator[Callable[[str], Hoard]]:
-    opened: list[Hoard] = []
-
-    def open_(name: str) -> Hoard:
-        h = Hoard(vault, tmp_path / f"state-{name}", replica=name)
-        opened.append(h)
-        return h
-
-    yield open_
-    for h in opened:
-        h.close()
 
 
 def crash_mid_write(vault: Path, state: Path, name: str, rel: str, content: str) -> None:
@@ -126,13 +95,13 @@ def test_one_process_on_the_state_folder_settles_every_interrupted_write_as_befo
 
 
 def test_a_replica_whose_view_of_the_folder_lags_is_refused_with_conflict_carrying_the_head(
-    shared, replica, put, note_text, vault: Path, wait_until
+    shared, replica, caught_up, put, note_text, vault: Path
 ) -> None:
     old = note_text("Log", "One.").encode()
     put("team/log.md", old)
     a, b = replica("a"), replica("b")
     new = a.writes.write("team/log.md", note_text("Log", "Two."), sha(old), caller=OWNER)
-    caught_up(b, wait_until)  # else b, applying a's change later, reads the lag as a save
+    caught_up(b)  # else b, applying a's change later, reads the lag as a save
     # What b reads: the bytes before a's write, as a lagging cache of the shared folder shows.
     (vault / "team/log.md").write_bytes(old)
 

@@ -78,6 +78,7 @@ class WorkTree:
                 )
                 return True
             assert current.raw is not None
+            core.check_head(rel, current)  # never removes a newer revision it cannot see
             records = core.records
             intent, _ = records.begin_change(TOOL, caller.name, rel, current.raw, None, reason)
             with core.failure_recorded(TOOL, rel, current.revision, None, intent, caller=caller):

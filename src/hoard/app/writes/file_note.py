@@ -139,10 +139,12 @@ class FileNotes:
         config = self.core.config
         gates.refuse_violations(f.rel, gates.validate(f.rel, f.new, f.note, caller, config))
         gates.check_revision(f.rel, f.note, expected_revision)
+        self.core.check_head(f.rel, f.note)
         if f.new_idx is not None:
             gates.refuse_violations(
                 f.idx, gates.validate(f.idx, f.new_idx, f.index, caller, config)
             )
+            self.core.check_head(f.idx, f.index)
 
     def _propose(
         self, f: Filing, caller: Caller, expected_revision: str | None, index_line: str | None
@@ -181,7 +183,7 @@ class FileNotes:
             blobs[f.idx] = f.new_idx
         txn = self.core.records.begin_transaction("file_note", {"files": files}, blobs, caller.name)
         failpoints.hit("txn.intent")
-        state, detail = self.roll_forward(txn, files, blobs, caller=caller)
+        state, detail = self.roll_forward(txn, files, blobs, caller=caller, checked=True)
         return txn, state, detail
 
     def roll_forward(
@@ -193,10 +195,13 @@ class FileNotes:
         tool: str = "vault_file_note",
         *,
         caller: Caller,
+        checked: bool = False,
     ) -> tuple[str, str | None]:
         """Apply a journaled transaction, file by file, under locks the caller holds.
         Idempotent: a file already at its new revision is left alone. Never rebases: a file
-        at neither its base nor its new revision stops the transaction (``stuck``). A file
+        at neither its base nor its new revision stops the transaction (``stuck``), and so
+        does one whose base is a stale view of a newer revision another replica wrote since
+        (``checked``: the caller checked every file's head under the locks it holds). A file
         whose new revision is ``None`` is removed (its bytes preserved first)."""
         events: list[int] = []
         try:
@@ -204,8 +209,9 @@ class FileNotes:
                 current = self.core.current(f["path"])
                 if current.revision == f["new"]:
                     continue
-                if current.revision != f["base"]:
-                    return self._stuck(txn, f, current, caller, tool, last)
+                stop = self._stop(f, current, checked)
+                if stop is not None:
+                    return self._stuck(txn, f, current, caller, tool, last, stop)
                 events.append(self._apply_one(txn, f, current, blobs, caller, tool))
         except HoardError as exc:
             self.core.records.finish_transaction(txn, "failed", f"{exc.code}: {exc.message}")
@@ -218,6 +224,25 @@ class FileNotes:
             self.core.commit(tool, [f["path"] for f in files], events, caller=caller)
         return "done", None
 
+    def _stop(self, f: dict[str, Any], current: Current, checked: bool) -> str | None:
+        """Why the file may not be changed (``None``: it may): it is at neither its base nor
+        its new revision, or (unless ``checked``) this replica's view of it lags."""
+        rel = f["path"]
+        if current.revision != f["base"]:
+            return (
+                f"{rel} moved since the intent (expected {f['base']}, found "
+                f"{current.revision}); not overwritten"
+            )
+        if checked:
+            return None
+        stale, head = self.core.stale_head(rel, current)
+        if not stale:
+            return None
+        return (
+            f"{rel} as this replica reads it ({current.revision}) is older than its last "
+            f"write through hoard ({head}); not overwritten"
+        )
+
     def _stuck(
         self,
         txn: str,
@@ -226,13 +251,11 @@ class FileNotes:
         caller: Caller,
         tool: str,
         last: tuple[str, str | None],
+        detail: str,
     ) -> tuple[str, str | None]:
-        """A file at neither its base nor its new revision: the transaction stops, once."""
+        """A file that may not be changed (``detail`` says why): the transaction stops,
+        once."""
         rel = f["path"]
-        detail = (
-            f"{rel} moved since the intent (expected {f['base']}, found "
-            f"{current.revision}); not overwritten"
-        )
         if last == ("stuck", detail):
             return "stuck", detail  # already reported; nothing new to record
         self.core.records.finish_transaction(txn, "stuck", detail)

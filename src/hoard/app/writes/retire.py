@@ -120,7 +120,8 @@ class Retirement:
         self, rel: str, current: Current, expected_revision: str, caller: Caller
     ) -> bytes:
         """The gate of vault_archive: the note exists, is not a private note the caller may
-        not change, and is the revision the caller read."""
+        not change, is the revision the caller read, and is no stale view of a newer revision
+        another replica wrote."""
         if current.raw is None:
             raise NotFound(f"no note at {rel!r}", path=rel)
         if gates.private_locked(rel, caller, self.core.config):
@@ -128,6 +129,7 @@ class Retirement:
                 f"{rel!r} is a private note: it is never archived through the server", path=rel
             )
         gates.check_revision(rel, current, expected_revision)
+        self.core.check_head(rel, current)
         return current.raw
 
     def _preserve_and_unlink(
