@@ -37,6 +37,13 @@ def set_head(conn: SqlConn, path: str, revision: str | None, event_id: int) -> N
     )
 
 
+def holds(conn: SqlConn, path: str, revision: str | None) -> bool:
+    """In the open transaction ``conn``: whether ``path``'s head is still ``revision``
+    (``True`` when no change there has been recorded since heads were kept)."""
+    row = conn.execute("SELECT revision FROM note_heads WHERE path = ?", (path,)).fetchone()
+    return row is None or row[0] == revision
+
+
 def stale_view(ledger: Ledger, path: str, revision: str | None) -> tuple[bool, str | None]:
     """Whether ``revision`` (what this replica reads at ``path``) is a stale view: not the
     head, but one the path held earlier (a change recorded there replaced it or made it).

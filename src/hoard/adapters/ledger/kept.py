@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from hoard.adapters.ledger import heads
 from hoard.adapters.ledger.events import CHANGE_DECISIONS, EDITED_OUTSIDE, add_event, insert_event
 from hoard.adapters.ledger.records import EVENT_COLUMNS, Event
 from hoard.adapters.ledger.store import Ledger
@@ -166,13 +167,21 @@ def record_outside(
     before: str | None,
     raw: bytes | None,
     clobbered: Event | None,
-) -> int:
+) -> int | None:
     """Record a save (``raw``; ``None``: the file went) from outside hoard that replaced
     revision ``before``, keep its bytes, and, when it replaced the agent's write
-    ``clobbered``, put it in the owner's inbox. Durable; the event's id."""
+    ``clobbered``, put it in the owner's inbox. Durable; the event's id.
+
+    On a shared store, only while the note's head is still ``before``, checked in the
+    transaction that moves it (the store's write transactions are serialised): of replicas
+    noticing the same save at once, the first records it and the others record nothing
+    (``None``); a replica whose belief was overtaken learns the newer head from the change
+    feed and looks again. One process records what it noticed, as ever."""
     after = None if raw is None else revision_of(raw)
     now = time.time()
     with ledger.transaction() as conn:
+        if ledger.replica is not None and not heads.holds(conn, path, before):
+            return None
         if raw is not None and after is not None:
             keep(conn, raw, after)
         event_id = insert_event(

@@ -96,8 +96,10 @@ class OutsideSaves:
         clobbered = None
         if raw is not None and was is not None:
             clobbered = self._clobbered(rel, was, raw)
-        kept.record_outside(self.ledger, rel, was, raw, clobbered)
-        if clobbered is not None:
+        recorded = kept.record_outside(self.ledger, rel, was, raw, clobbered)
+        if recorded is None:
+            log.debug("the outside save of %s was recorded already (another replica)", rel)
+        elif clobbered is not None:
             log.warning("an outside save replaced %s's write of %s", clobbered.caller, rel)
 
     def _read(self, rel: str) -> bytes | None:
