@@ -213,3 +213,31 @@ def test_a_replica_recovering_its_filing_leaves_a_note_whose_view_lags_alone(
     (item,) = a.writes.notes.recover(txn_id, caller=OWNER).transactions
     assert item.state == "stuck"
     assert (vault / "team/log.md").read_bytes() == old
+
+
+@pytest.mark.parametrize("flow", ["archive", "move", "file_note", "edit"])
+def test_one_process_on_the_state_folder_changes_a_note_back_at_an_older_revision_as_before(
+    flow: str, hoard: Hoard, put, note_text, vault: Path
+) -> None:
+    if os.environ.get("HOARD_STORE_URL"):
+        pytest.skip("the files' engine only")
+    old = note_text("Log", "One.").encode()
+    put("team/log.md", old)
+    hoard.writes.write("team/log.md", note_text("Log", "Two."), sha(old), caller=OWNER)
+    lag(vault, "team/log.md", old)  # an editor's undo, behind the attributes hoard saw
+    calls: dict[str, Callable[[], Any]] = {
+        "archive": lambda: hoard.writes.retirement.archive(
+            "team/log.md", "archived", sha(old), caller=OWNER
+        ),
+        "move": lambda: hoard.moves.move("team/log.md", "done/log.md", sha(old), caller=OWNER),
+        "file_note": lambda: hoard.writes.notes.file_note(
+            "team/log.md", note_text("Log", "Three."), None, sha(old), caller=OWNER
+        ),
+        "edit": lambda: hoard.edits.edit(
+            "team/log.md", [{"op": "append", "text": "Three."}], sha(old), caller=OWNER
+        ),
+    }
+
+    done = calls[flow]()
+
+    assert done.status in ("archived", "moved", "written")
