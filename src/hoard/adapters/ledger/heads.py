@@ -44,6 +44,13 @@ def holds(conn: SqlConn, path: str, revision: str | None) -> bool:
     return row is None or row[0] == revision
 
 
+def stale_head(ledger: Ledger, path: str, revision: str | None) -> tuple[bool, str | None]:
+    """:func:`stale_view` on a shared store; one process sees its own writes: never stale."""
+    if ledger.replica is None:
+        return False, None
+    return stale_view(ledger, path, revision)
+
+
 def stale_view(ledger: Ledger, path: str, revision: str | None) -> tuple[bool, str | None]:
     """Whether ``revision`` (what this replica reads at ``path``) is a stale view: not the
     head, but one the path held earlier (a change recorded there replaced it or made it).

@@ -246,18 +246,12 @@ class WriteCore:
         if commit:
             self.commit(tool, [rel], [event], caller=caller)
 
-    def stale_head(self, rel: str, current: Current) -> tuple[bool, str | None]:
-        """On a shared store: whether this replica reads at ``rel`` a revision that hoard
-        wrote there before the note's head (its view of the shared folder lags behind another
-        replica's write), and the head's revision. One process sees its own writes: never."""
-        if self.deps.ledger.replica is None:
-            return False, None
-        return heads.stale_view(self.deps.ledger, rel, current.revision)
-
     def check_head(self, rel: str, current: Current) -> None:
         """``conflict`` carrying the head's revision when ``current`` is a stale view of
-        ``rel``: checked before every change made on the strength of what was read."""
-        stale, head = self.stale_head(rel, current)
+        ``rel`` (on a shared store, a revision hoard wrote there before the note's head: this
+        replica's view of the folder lags another's write); checked before every change made
+        on the strength of what was read."""
+        stale, head = heads.stale_head(self.deps.ledger, rel, current.revision)
         if stale:
             raise Conflict(
                 f"{rel!r} as this replica reads it is older than its last write through "

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hoard.adapters.fs import atomic, failpoints
-from hoard.adapters.ledger import kept
+from hoard.adapters.ledger import heads, kept
 from hoard.app.writes.common import add_index_line, encode_content, index_path_for, links_to
 from hoard.app.writes.core import WriteCore, attempted
 from hoard.core import gates
@@ -235,7 +235,7 @@ class FileNotes:
             )
         if checked:
             return None
-        stale, head = self.core.stale_head(rel, current)
+        stale, head = heads.stale_head(self.core.deps.ledger, rel, current.revision)
         if not stale:
             return None
         return (
