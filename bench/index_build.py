@@ -92,10 +92,10 @@ def summarise(mine: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[st
     """Medians over the rounds, and the medians of the per-round ratios to the base tree."""
 
     def med(key: str) -> float:
-        return statistics.median(r[key] for r in mine)
+        return float(statistics.median(r[key] for r in mine))
 
     def ratio(key: str) -> float:
-        return statistics.median(a[key] / b[key] for a, b in zip(mine, base, strict=True))
+        return float(statistics.median(a[key] / b[key] for a, b in zip(mine, base, strict=True)))
 
     return {
         "notes": mine[0]["notes"],

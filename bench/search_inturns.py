@@ -12,9 +12,10 @@ folder (``--state`` for this checkout, ``--base-state`` for ``--baseline``: two 
 never share one index file); the parent sends each query to every child in turn (the order
 turning each query) and records the child's own timing of ``Hoard.searching.search``
 (natural mode, limit 10) and its top 10. The children make no stat walk before a search (a
-server's file watcher keeps its index fresh; at 250k notes a walk takes over a second). ``--passes`` repeats the timed queries. Prints
-p50/p95/mean per checkout, the per-query ratio's median, how many top-10 lists differ, and
-the slowest queries; writes ``bench/receipts/<name>-<date>.json``.
+server's file watcher keeps its index fresh; at 250k notes a walk takes over a second).
+``--passes`` repeats the timed queries. Prints p50/p95/mean per checkout, the per-query
+ratio's median, how many top-10 lists differ, and the slowest queries; writes
+``bench/receipts/<name>-<date>.json``.
 """
 
 from __future__ import annotations

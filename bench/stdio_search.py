@@ -163,7 +163,8 @@ def main() -> int:
         times = asyncio.run(run(args, Path(tmp)))
     base = times[FLOOR]
     floor = percentile(base, 50)
-    rows, out = [], {}
+    rows: list[list[str]] = []
+    out: dict[str, Any] = {}
     for name, v in times.items():
         p50, p95 = percentile(v, 50), percentile(v, 95)
         paired = statistics.median(a / b for a, b in zip(v, base, strict=True))

@@ -281,3 +281,23 @@ def test_a_long_query_the_budget_cut_gets_no_feedback_words(vault, write_note, o
         f"tech/quokka-{i}.md" for i in range(4)
     }
     assert not any(p.startswith(("life/marsupial-", "daily/lantern-")) for p in paths)
+
+
+def test_a_words_count_is_remembered_across_searches_only_until_the_index_changes(
+    vault, write_note, open_hoard
+):
+    cfg = _config(budget=6)
+    _lanterns_and_quokkas(write_note)
+    h = open_hoard(config=cfg)
+    first = {r.path for r in h.searching.search("quokka lantern", caller=OWNER).results}
+    again = {r.path for r in h.searching.search("quokka lantern", caller=OWNER).results}
+    for i in range(3, 12):  # 3 lantern notes left: both words fit the budget now
+        (vault / f"tech/lantern-{i:02d}.md").unlink()
+    h.index.sync()
+
+    after = {r.path for r in h.searching.search("quokka lantern", caller=OWNER).results}
+
+    assert first == again == {"tech/quokka-a.md", "tech/quokka-b.md"}
+    assert after == {"tech/quokka-a.md", "tech/quokka-b.md"} | {
+        f"tech/lantern-{i:02d}.md" for i in range(3)
+    }

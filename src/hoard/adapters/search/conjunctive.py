@@ -29,7 +29,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from hoard.adapters.search.budget import GroupCounter
+from hoard.adapters.search.budget import GroupCounter, Memo
 from hoard.adapters.search.types import Row
 
 NEAR_TOKENS = 10
@@ -51,16 +51,18 @@ def conjunctive_rows(
     run: Run,
     run_titles: Run,
     run_window: RunWindow,
+    memo: Memo | None = None,
 ) -> list[Row]:
     """Scored rows (best first) of notes holding every one of ``groups`` (FTS5 groups, as
     :func:`hoard.core.query.build_groups` makes them, without prefixes). ``run(expr)`` scores
     the notes matching ``expr``, ``run_titles(expr)`` those whose title or tags match it;
-    ``run_window(expr, n)`` scores only the ``n`` most recently indexed of them."""
+    ``run_window(expr, n)`` scores only the ``n`` most recently indexed of them; ``memo``
+    keeps the bounded count of the AND across searches."""
     expr = " AND ".join(groups)
     out = _fill([], [lambda: run_titles(expr)], limit)
     if len(out) >= limit:
         return out
-    if GroupCounter(conn, budget + 1).count(expr) <= budget:
+    if GroupCounter(conn, budget + 1, memo).count(expr) <= budget:
         return _fill(out, [lambda: run(expr)], limit)
     tiers: list[Callable[[], list[Row]]] = []
     # A group without alternatives is one quoted word or phrase, all NEAR takes.

@@ -231,6 +231,7 @@ class Fts5Searcher:
             lambda e: run(conn, e, req, fetch),
             lambda e: self.queries.run_titles(conn, e, req, fetch),
             lambda e, n: run(conn, e, req, fetch, window=n),
+            self.planner.group_counts.current(self.index.reader_token()),
         )
 
     def _score_corrections(
@@ -267,7 +268,8 @@ class Fts5Searcher:
         def run_held(groups: list[str]) -> list[Row]:
             """Feedback words, held to the posting budget like the query's own."""
             budget = s.ranking.posting_budget
-            held = held_to_budget(conn, groups, budget, self.index.note_count_cached())
+            memo = self.planner.group_counts.current(self.index.reader_token())
+            held = held_to_budget(conn, groups, budget, self.index.note_count_cached(), memo)
             return run(held) if held else []
 
         stopwords = self.planner.stopwords

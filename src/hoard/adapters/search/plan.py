@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 
 from hoard.adapters.index.store import Index
-from hoard.adapters.search.budget import Plan, WordCounts, plan_groups
+from hoard.adapters.search.budget import CountMemo, Plan, WordCounts, plan_groups
 from hoard.adapters.search.queries import FtsQueries
 from hoard.adapters.search.typos import Vocabulary
 from hoard.core.config import SearchConfig
@@ -83,6 +83,8 @@ class Planner:
         self.s = s
         self.stopwords = frozenset(w.lower() for w in (*s.stopwords, *s.owner_names))
         self._word_counts = WordCounts()
+        self.group_counts = CountMemo()
+        """Bounded group counts across searches (the plan's and the conjunctive tiers')."""
 
     def natural_plan(
         self, conn: sqlite3.Connection, query: str, *, keep_common: bool = False
@@ -137,6 +139,7 @@ class Planner:
             s,
             self.index.note_count_cached(),
             count,
+            self.group_counts.current(self.index.reader_token()),
         )
 
     def expansions(
