@@ -91,6 +91,20 @@ def test_generated_folders_rank_below_an_equal_note(
     assert low.score == pytest.approx(top.score * multiplier, rel=1e-3)
 
 
+def test_a_note_under_a_hundred_down_ranked_ones_by_bm25_still_ranks_by_its_full_score(
+    write_note, open_hoard, background
+):
+    background()
+    for i in range(120):  # more than a ranking query first takes by BM25 alone
+        write_note(f"logs/day-{i:03d}.md", f"Day {i}", "quokka quokka quokka")
+    write_note("tech/island.md", "Island", "we met a quokka on rottnest island")
+
+    results = open_hoard().searching.search("quokka", caller=OWNER).results
+
+    assert results[0].path == "tech/island.md"
+    assert results[0].score > results[1].score
+
+
 def test_the_diversity_cap_moves_extra_hits_from_one_folder_below_other_folders(
     write_note, open_hoard, background
 ):
