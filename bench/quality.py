@@ -234,11 +234,23 @@ def all_datasets() -> list[Dataset]:
     root = evaldata_dir()
     return [
         *(
-            Dataset(name, root / name / "notes", root / name / qfile, metric, target)
+            Dataset(
+                name=name,
+                notes=root / name / "notes",
+                queries_file=root / name / qfile,
+                primary=metric,
+                target=target,
+            )
             for name, qfile, metric, target in ALL_SETS
         ),
         *(
-            Dataset(name, root / vault / "notes", BENCH_DIR / "questions" / qfile, "mrr", None)
+            Dataset(
+                name=name,
+                notes=root / vault / "notes",
+                queries_file=BENCH_DIR / "questions" / qfile,
+                primary="mrr",
+                target=None,
+            )
             for name, vault, qfile in QUESTION_SETS
         ),
     ]
@@ -249,8 +261,10 @@ def dataset_from_args(corpus: Path, queries: Path) -> Dataset:
     name = corpus.parent.name if corpus.name == "notes" else corpus.name
     for set_name, _, metric, target in ALL_SETS:
         if set_name == name:
-            return Dataset(name, corpus, queries, metric, target)
-    return Dataset(name, corpus, queries, "ndcg", None)
+            return Dataset(
+                name=name, notes=corpus, queries_file=queries, primary=metric, target=target
+            )
+    return Dataset(name=name, notes=corpus, queries_file=queries, primary="ndcg", target=None)
 
 
 def load_queries(path: Path) -> tuple[list[Query], int]:
@@ -319,13 +333,13 @@ class Aggregate:
     def of(cls, scores: Sequence[QueryScore]) -> Aggregate:
         n = len(scores)
         if n == 0:
-            return cls(0, 0.0, 0.0, 0.0, 0.0)
+            return cls(queries=0, ndcg=0.0, mrr=0.0, top1=0.0, top5=0.0)
         return cls(
-            n,
-            sum(s.ndcg for s in scores) / n,
-            sum(s.rr for s in scores) / n,
-            sum(s.success(1) for s in scores) / n,
-            sum(s.success(5) for s in scores) / n,
+            queries=n,
+            ndcg=sum(s.ndcg for s in scores) / n,
+            mrr=sum(s.rr for s in scores) / n,
+            top1=sum(s.success(1) for s in scores) / n,
+            top5=sum(s.success(5) for s in scores) / n,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -406,13 +420,13 @@ def plain_aggregate(dataset: Dataset, k: int) -> Aggregate:
     ranked = plain_rankings(dataset.notes, [(q.qid, q.text) for q in queries], k)
     scores = [
         QueryScore(
-            q.qid,
-            q.text,
-            q.kind,
-            ndcg_at(ranked[q.qid], q.relevant, k),
-            first_relevant_rank(ranked[q.qid], q.relevant, k),
-            0.0,
-            ranked[q.qid],
+            qid=q.qid,
+            query=q.text,
+            kind=q.kind,
+            ndcg=ndcg_at(ranked[q.qid], q.relevant, k),
+            rank=first_relevant_rank(ranked[q.qid], q.relevant, k),
+            ms=0.0,
+            top=ranked[q.qid],
         )
         for q in queries
     ]
@@ -454,36 +468,47 @@ def run(dataset: Dataset, variant: str, k: int, semantic_state: Path) -> RunResu
                 except HoardError as exc:
                     ms = (time.perf_counter() - tq) * 1000
                     err = f"{exc.code}: {exc.message}"
-                    scores.append(QueryScore(q.qid, q.text, q.kind, 0.0, None, ms, [], err))
+                    scores.append(
+                        QueryScore(
+                            qid=q.qid,
+                            query=q.text,
+                            kind=q.kind,
+                            ndcg=0.0,
+                            rank=None,
+                            ms=ms,
+                            top=[],
+                            error=err,
+                        )
+                    )
                     continue
                 ms = (time.perf_counter() - tq) * 1000
                 engines[res.engine] += 1
                 ranked = [h.path for h in res.results]
                 scores.append(
                     QueryScore(
-                        q.qid,
-                        q.text,
-                        q.kind,
-                        ndcg_at(ranked, q.relevant, k),
-                        first_relevant_rank(ranked, q.relevant, k),
-                        ms,
-                        ranked,
-                        res.error,
+                        qid=q.qid,
+                        query=q.text,
+                        kind=q.kind,
+                        ndcg=ndcg_at(ranked, q.relevant, k),
+                        rank=first_relevant_rank(ranked, q.relevant, k),
+                        ms=ms,
+                        top=ranked,
+                        error=res.error,
                     )
                 )
             query_s = time.perf_counter() - t1
         finally:
             hoard.close()
     return RunResult(
-        dataset,
-        variant,
-        skipped,
-        startup.notes,
-        startup.failed,
-        index_s,
-        query_s,
-        scores,
-        engines,
+        dataset=dataset,
+        variant=variant,
+        skipped=skipped,
+        notes=startup.notes,
+        failed_notes=startup.failed,
+        index_s=index_s,
+        query_s=query_s,
+        scores=scores,
+        engines=engines,
     )
 
 

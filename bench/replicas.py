@@ -49,8 +49,18 @@ HEAD = (
     "---\ntitle: Bench {n}\ntype: note\nstatus: active\ntags: [bench, replicas]\n"
     "updated: 2026-12-02\n---\n"
 )
-QUERIES = ["graph", "memory", "linear algebra", "network protocol", "compiler", "entropy",
-           "kernel", "probability", "database index", "neural"]  # fmt: skip
+QUERIES = [
+    "graph",
+    "memory",
+    "linear algebra",
+    "network protocol",
+    "compiler",
+    "entropy",
+    "kernel",
+    "probability",
+    "database index",
+    "neural",
+]
 
 
 @dataclass
@@ -96,10 +106,24 @@ def _start(name: str, vault: Path, state: Path, env: dict[str, str], extra: list
     port = free_port()
     with (state.parent / f"{name}.log").open("wb") as log:
         proc = subprocess.Popen(
-            [*hoard_cmd(), "serve", "--vault", str(vault), "--state-dir", str(state), "--http",
-             f"127.0.0.1:{port}", "--replica", name, *extra],
-            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                *hoard_cmd(),
+                "serve",
+                "--vault",
+                str(vault),
+                "--state-dir",
+                str(state),
+                "--http",
+                f"127.0.0.1:{port}",
+                "--replica",
+                name,
+                *extra,
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     return Node(name, port, proc)
 
 
@@ -135,8 +159,9 @@ def _make_setup(
         env["HOARD_STORE_URL"] = url
     else:
         tokens = ["--tokens", str(root / label / "tokens.json")]
-    token = _run(env, "token", "add", "bench", "--scopes", "read,write", "--write-mode",
-                 "direct", *tokens)  # fmt: skip
+    token = _run(
+        env, "token", "add", "bench", "--scopes", "read,write", "--write-mode", "direct", *tokens
+    )
     nodes = [
         _start(f"{label}-{i}", vault, root / label / f"state-{i}", env, tokens)
         for i in range(replicas)
@@ -178,8 +203,11 @@ def _alone_round(setup: Setup, writes: int) -> None:
         rev = setup.revisions.get(0) or c.get("/notes/bench/w0.md").headers["etag"].strip('"')
         for k in range(writes):
             t = time.perf_counter()
-            r = c.put("/notes/bench/w0.md", content=HEAD.format(n=0) + f"alone {k}\n",
-                      headers=_if_match(rev))  # fmt: skip
+            r = c.put(
+                "/notes/bench/w0.md",
+                content=HEAD.format(n=0) + f"alone {k}\n",
+                headers=_if_match(rev),
+            )
             setup.alone_ms.append((time.perf_counter() - t) * 1000)
             r.raise_for_status()
             rev = r.json()["revision"]
@@ -313,18 +341,22 @@ def _report(
     print("| set-up | write p50 ms | write p95 ms | writes/s | one writer p50 ms | search p50 ms |")
     print("|---|---|---|---|---|---|")
     for label, r in rows.items():
-        print(f"| {label} | {r['write_p50_ms']:.2f} | {r['write_p95_ms']:.2f} | "
-              f"{r['writes_per_s']:.0f} | {r['alone_write_p50_ms']:.2f} | "
-              f"{r['search_p50_ms']:.2f} |")  # fmt: skip
+        print(
+            f"| {label} | {r['write_p50_ms']:.2f} | {r['write_p95_ms']:.2f} | "
+            f"{r['writes_per_s']:.0f} | {r['alone_write_p50_ms']:.2f} | "
+            f"{r['search_p50_ms']:.2f} |"
+        )
     after = _compare(rows, "")
     before = _compare(rows, "-before") if opts.before else None
     for name, c in (("after", after), ("before", before)):
         if c is None:
             continue
-        print(f"{name}: postgres adds {c['postgres_added_write_p50_ms']:+.2f} ms to a write's "
-              f"p50 with 8 writers, {c['postgres_added_write_p50_ms_one_writer']:+.2f} ms with "
-              f"one (target at most +1 ms); two replicas give "
-              f"{c['two_over_one_writes_per_s']:.2f}x one's writes/s (target > 1)")  # fmt: skip
+        print(
+            f"{name}: postgres adds {c['postgres_added_write_p50_ms']:+.2f} ms to a write's "
+            f"p50 with 8 writers, {c['postgres_added_write_p50_ms_one_writer']:+.2f} ms with "
+            f"one (target at most +1 ms); two replicas give "
+            f"{c['two_over_one_writes_per_s']:.2f}x one's writes/s (target > 1)"
+        )
     floors = {k: {"p50_ms": percentile(v, 50), "n": len(v)} for k, v in floor.items()}
     for k, v in floors.items():
         print(f"floor {k}: p50 {v['p50_ms']:.3f} ms")

@@ -232,9 +232,11 @@ def main() -> None:
     base = percentile(costs[OFF], 50)
     added = percentile(costs[ON], 50) - base
     idle = percentile(costs[ON_IDLE], 50) - base
-    print(f"\nsync adds {added:+.2f} ms to the write p50 (on {percentile(costs[ON], 50):.2f} "
-          f"vs off {base:.2f}; target ≤ {TARGET_ADDED_MS:.0f} ms); without the sync thread "
-          f"{idle:+.2f} ms; load {load_before[0]:.1f} → {load_after[0]:.1f}")  # fmt: skip
+    print(
+        f"\nsync adds {added:+.2f} ms to the write p50 (on {percentile(costs[ON], 50):.2f} "
+        f"vs off {base:.2f}; target ≤ {TARGET_ADDED_MS:.0f} ms); without the sync thread "
+        f"{idle:+.2f} ms; load {load_before[0]:.1f} → {load_after[0]:.1f}"
+    )
     receipt = {
         "bench": "sync",
         "at": now_iso(),

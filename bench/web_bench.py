@@ -55,11 +55,19 @@ async def call(app: ASGI, path: str, cookie: str, hx: bool = False) -> tuple[int
     if hx:
         headers.append((b"hx-request", b"true"))
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": unquote(raw_path), "raw_path": raw_path.encode(),
-        "query_string": query.encode(), "headers": headers, "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 8765), "root_path": "",
-    }  # fmt: skip
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": unquote(raw_path),
+        "raw_path": raw_path.encode(),
+        "query_string": query.encode(),
+        "headers": headers,
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 8765),
+        "root_path": "",
+    }
     status = 0
     body: list[bytes] = []
     done = asyncio.Event()

@@ -56,13 +56,13 @@ _COLUMNS = "name, sha256, scopes, write_mode, confirm_own, read_globs, write_glo
 
 def _entry(row: Any) -> TokenEntry:
     return TokenEntry(
-        str(row[0]),
-        str(row[1]),
-        tuple(str(row[2]).split()),
-        str(row[3]),
-        bool(row[4]),
-        tuple(json.loads(row[5])),
-        tuple(json.loads(row[6])),
+        name=str(row[0]),
+        sha256=str(row[1]),
+        scopes=tuple(str(row[2]).split()),
+        write_mode=str(row[3]),
+        confirm_own=bool(row[4]),
+        read_globs=tuple(json.loads(row[5])),
+        write_globs=tuple(json.loads(row[6])),
     )
 
 

@@ -68,14 +68,14 @@ def digest(secret: str) -> str:
 
 def _issued(row: tuple[Any, ...]) -> IssuedToken:
     return IssuedToken(
-        str(row[0]),
-        str(row[1]),
-        str(row[2]),
-        str(row[3]),
-        str(row[4]),
-        tuple(str(row[5]).split()),
-        float(row[6]),
-        row[7],
+        kind=str(row[0]),
+        grant_id=str(row[1]),
+        client_id=str(row[2]),
+        caller=str(row[3]),
+        caller_digest=str(row[4]),
+        scopes=tuple(str(row[5]).split()),
+        expires_at=float(row[6]),
+        resource=row[7],
     )
 
 
@@ -162,7 +162,13 @@ class OAuthStore:
             ).fetchone()
         if row is None:
             return None
-        return StoredCode(str(row[0]), str(row[1]), json.loads(row[2]), float(row[3]), bool(row[4]))
+        return StoredCode(
+            grant_id=str(row[0]),
+            client_id=str(row[1]),
+            record=json.loads(row[2]),
+            expires_at=float(row[3]),
+            used=bool(row[4]),
+        )
 
     def use_code(self, code: str) -> bool:
         """Mark a code used; ``False`` when it already was (a replay) or does not exist."""

@@ -65,7 +65,14 @@ class SessionRow:
 
 
 def _row(r: Any) -> SessionRow:
-    return SessionRow(str(r[0])[:16], r[1], r[2], r[3], float(r[4]), float(r[5]))
+    return SessionRow(
+        session_id=str(r[0])[:16],
+        caller=r[1],
+        csrf=r[2],
+        agent=r[3],
+        created_at=float(r[4]),
+        expires_at=float(r[5]),
+    )
 
 
 class SessionStore:
@@ -86,7 +93,12 @@ class SessionStore:
         now = time.time()
         digest = _digest(secret)
         row = SessionRow(
-            digest[:16], caller, secrets.token_urlsafe(24), agent[:200], now, now + ttl_seconds
+            session_id=digest[:16],
+            caller=caller,
+            csrf=secrets.token_urlsafe(24),
+            agent=agent[:200],
+            created_at=now,
+            expires_at=now + ttl_seconds,
         )
         with self.db.transaction() as conn:
             conn.execute(

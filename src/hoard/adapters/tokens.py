@@ -85,7 +85,17 @@ def _parse(raw: bytes) -> list[TokenEntry]:
             raise TokenFileError(f"callers[{i}].confirm_own must be true or false")
         seen.add(name)
         reads, writes = _globs(item, i, "read"), _globs(item, i, "write")
-        out.append(TokenEntry(name, sha, tuple(scopes), mode, confirm_own, reads, writes))
+        out.append(
+            TokenEntry(
+                name=name,
+                sha256=sha,
+                scopes=tuple(scopes),
+                write_mode=mode,
+                confirm_own=confirm_own,
+                read_globs=reads,
+                write_globs=writes,
+            )
+        )
     return out
 
 
@@ -144,13 +154,13 @@ def new_entry(
         raise InvalidArgument(str(exc)) from exc
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     entry = TokenEntry(
-        name,
-        digest(token),
-        tuple(s for s in SCOPES if s in scope_set),
-        write_mode,
-        bool(confirm_own),
-        reads,
-        writes,
+        name=name,
+        sha256=digest(token),
+        scopes=tuple(s for s in SCOPES if s in scope_set),
+        write_mode=write_mode,
+        confirm_own=bool(confirm_own),
+        read_globs=reads,
+        write_globs=writes,
     )
     return entry, token
 

@@ -31,7 +31,13 @@ def grant_info(g: Grant) -> GrantInfo:
 
 
 def request_info(r: AccessRequest) -> AccessRequestInfo:
-    return AccessRequestInfo(r.request_id, r.caller, r.glob, r.reason, iso(r.created_at))
+    return AccessRequestInfo(
+        request_id=r.request_id,
+        caller=r.caller,
+        glob=r.glob,
+        reason=r.reason,
+        created_at=iso(r.created_at),
+    )
 
 
 class Admin:
@@ -76,12 +82,12 @@ class TokenAdmin:
         return CallersResult(
             [
                 CallerInfo(
-                    e.name,
-                    list(e.scopes),
-                    e.write_mode,
-                    e.confirm_own,
-                    list(e.read_globs),
-                    list(e.write_globs),
+                    name=e.name,
+                    scopes=list(e.scopes),
+                    write_mode=e.write_mode,
+                    confirm_own=e.confirm_own,
+                    read=list(e.read_globs),
+                    write=list(e.write_globs),
                 )
                 for e in self.store.entries()
             ]
@@ -103,13 +109,13 @@ class TokenAdmin:
         self.deps.access.require("admin", caller=caller)
         entry, token = self.store.add(name, scopes, write_mode, confirm_own, read, write)
         return NewTokenResult(
-            entry.name,
-            token,
-            list(entry.scopes),
-            entry.write_mode,
-            entry.confirm_own,
-            list(entry.read_globs),
-            list(entry.write_globs),
+            name=entry.name,
+            token=token,
+            scopes=list(entry.scopes),
+            write_mode=entry.write_mode,
+            confirm_own=entry.confirm_own,
+            read=list(entry.read_globs),
+            write=list(entry.write_globs),
         )
 
     def grant(

@@ -71,14 +71,39 @@ class Daily:
         except NotFound:
             raw = None
         if raw is not None:
-            return DailyResult("found", rel, day, True, False, revision_of(raw), tpl)
+            return DailyResult(
+                status="found",
+                path=rel,
+                date=day,
+                exists=True,
+                created=False,
+                revision=revision_of(raw),
+                template=tpl,
+            )
         if not create:
-            return DailyResult("missing", rel, day, False, False, None, tpl)
+            return DailyResult(
+                status="missing",
+                path=rel,
+                date=day,
+                exists=False,
+                created=False,
+                revision=None,
+                template=tpl,
+            )
         text = self._new_text(settings, tpl, rel, when)
         w = self.writes.write(rel, text, None, caller=caller, tool=TOOL)
         made = w.status == "written"
         return DailyResult(
-            w.status, w.path, day, made, made, w.revision, tpl, w.proposal_id, w.expires_at, w.diff
+            status=w.status,
+            path=w.path,
+            date=day,
+            exists=made,
+            created=made,
+            revision=w.revision,
+            template=tpl,
+            proposal_id=w.proposal_id,
+            expires_at=w.expires_at,
+            diff=w.diff,
         )
 
     def _new_text(self, settings: DailySettings, tpl: str | None, rel: str, when: datetime) -> str:

@@ -118,14 +118,14 @@ class Hoard:
         self.owner = OWNER
         self.access = Access(self.config, self.ledger)
         self.deps = Deps(
-            self.config,
-            self.vault,
-            self.index,
-            self.ledger,
-            self.access,
-            self.state_dir,
-            self.keeper.ensure_fresh,
-            self.path_locks,
+            config=self.config,
+            vault=self.vault,
+            index=self.index,
+            ledger=self.ledger,
+            access=self.access,
+            state_dir=self.state_dir,
+            ensure_fresh=self.keeper.ensure_fresh,
+            locks=self.path_locks,
             index_failed=self.keeper.failed,
             index_missed=self.keeper.missed_write,
             attachments=self.attachments,

@@ -124,7 +124,15 @@ class Moves:
             for p in (rel, dst):
                 if gates.private_locked(p, caller, self.core.config):
                     raise PrivateNote(f"{p!r} is private: notes there are never moved", path=p)
-            ask = MoveAsk(rel, dst, expected_revision, update_links, dry_run, caller, confirming)
+            ask = MoveAsk(
+                rel=rel,
+                dst=dst,
+                expected=expected_revision,
+                update_links=update_links,
+                dry_run=dry_run,
+                caller=caller,
+                confirming=confirming,
+            )
             return self._locked(ask)
 
     def _locked(self, ask: MoveAsk) -> MoveResult:

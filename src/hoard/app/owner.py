@@ -71,7 +71,14 @@ class OwnerDesk:
 
     def callers(self) -> list[CallerInfo]:
         return [
-            CallerInfo(e.name, e.scopes, e.write_mode, e.confirm_own, e.read_globs, e.write_globs)
+            CallerInfo(
+                name=e.name,
+                scopes=e.scopes,
+                write_mode=e.write_mode,
+                confirm_own=e.confirm_own,
+                read=e.read_globs,
+                write=e.write_globs,
+            )
             for e in self.tokens.entries()
         ]
 
@@ -88,12 +95,12 @@ class OwnerDesk:
         ``read``/``write`` limit it to folders (comma-separated globs, empty: no limit)."""
         entry, token = self.tokens.add(name, scopes, write_mode, confirm_own, read, write)
         info = CallerInfo(
-            entry.name,
-            entry.scopes,
-            entry.write_mode,
-            entry.confirm_own,
-            entry.read_globs,
-            entry.write_globs,
+            name=entry.name,
+            scopes=entry.scopes,
+            write_mode=entry.write_mode,
+            confirm_own=entry.confirm_own,
+            read=entry.read_globs,
+            write=entry.write_globs,
         )
         return info, token
 

@@ -67,7 +67,11 @@ def checked_args(
         raise InvalidArgument("folder must be a string")
     folder_rel = normalize_rel_path(folder, allow_root=True) if folder else None
     return SearchArgs(
-        query, limit, folder_rel or None, cast(SearchMode, mode), cast(RerankChoice, rerank)
+        query=query,
+        limit=limit,
+        folder=folder_rel or None,
+        mode=cast(SearchMode, mode),
+        rerank=cast(RerankChoice, rerank),
     )
 
 
@@ -168,12 +172,12 @@ class SearchFlow:
     ) -> SearchRequest:
         """What the searcher is asked: ``fetch`` hits, within the time budget from now."""
         return SearchRequest(
-            args.query,
-            fetch,
-            args.folder,
-            args.mode,
-            allowed,
-            flt,
+            query=args.query,
+            limit=fetch,
+            folder=args.folder,
+            mode=args.mode,
+            visible=allowed,
+            filters=flt,
             semantic=side.hits,
             semantic_weight=side.weight or 0.0,
             semantic_asked=side.asked,

@@ -66,7 +66,13 @@ class Similar:
         embedded = self.build(progress)
         status = self.semantic.status()
         seconds = round(time.perf_counter() - t0, 2)
-        return VectorBuild(embedded, status.embedded, status.notes, seconds, status.error)
+        return VectorBuild(
+            embedded=embedded,
+            vectors=status.embedded,
+            notes=status.notes,
+            seconds=seconds,
+            skipped=status.error,
+        )
 
     def near_duplicates(self, rel: str, raw: bytes, limit: int, *, caller: Caller) -> list[str]:
         """Existing notes whose vector is within :data:`DUPLICATE_SIMILARITY` of the text

@@ -56,10 +56,18 @@ async def api_phases(
         return None if d.get("engine") == "fts5" else f"engine {d.get('engine')!r}"
 
     await api_phase(
-        r, http, "api_read_small", f"JSON API: GET note, small ({size / 1024:.1f} KiB)",
-        lambda i: (f"/notes/{path}", {}), read_check,
-    )  # fmt: skip
+        r,
+        http,
+        "api_read_small",
+        f"JSON API: GET note, small ({size / 1024:.1f} KiB)",
+        lambda i: (f"/notes/{path}", {}),
+        read_check,
+    )
     await api_phase(
-        r, http, "api_search", "JSON API: GET search",
-        lambda i: ("/search", {"q": query(i)}), search_check,
-    )  # fmt: skip
+        r,
+        http,
+        "api_search",
+        "JSON API: GET search",
+        lambda i: ("/search", {"q": query(i)}),
+        search_check,
+    )

@@ -185,7 +185,9 @@ def pick_inputs(
         "list_folders": [{"path": f, "entries": e, "limit": lim} for _, _, f, e, lim in lists],
     }
     pool = text_pool(notes, rng, 320_000 if large is None else 40_000)
-    return Inputs(small, large, link_notes, lists, pool, facts)
+    return Inputs(
+        small=small, large=large, link_notes=link_notes, lists=lists, pool=pool, facts=facts
+    )
 
 
 def list_targets(root: Path, config: Config, notes: int) -> list[tuple[str, str, str, int, int]]:

@@ -108,4 +108,12 @@ def generate_vault(
     if progress is not None:
         progress(done, notes)
     large = [g.rel(i) for i in g.large]
-    return GeneratedVault(dest, done, total_bytes, len(g.folders), g.n_links, large, seed)
+    return GeneratedVault(
+        root=dest,
+        notes=done,
+        bytes=total_bytes,
+        folders=len(g.folders),
+        links=g.n_links,
+        large_notes=large,
+        seed=seed,
+    )

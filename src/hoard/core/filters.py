@@ -83,12 +83,12 @@ def parse_filters(raw: object) -> Filters | None:
     if folder is not None and not isinstance(folder, str):
         raise InvalidArgument("filters.folder must be a string")
     f = Filters(
-        _values(raw, "type"),
-        _values(raw, "status"),
-        _values(raw, "tags"),
-        _values(raw, "tags_any"),
-        _date(raw, "updated_after"),
-        _date(raw, "updated_before"),
-        (normalize_rel_path(folder, allow_root=True) or None) if folder else None,
+        type=_values(raw, "type"),
+        status=_values(raw, "status"),
+        tags=_values(raw, "tags"),
+        tags_any=_values(raw, "tags_any"),
+        updated_after=_date(raw, "updated_after"),
+        updated_before=_date(raw, "updated_before"),
+        folder=(normalize_rel_path(folder, allow_root=True) or None) if folder else None,
     )
     return None if f == Filters() else f

@@ -50,12 +50,14 @@ def open_block(head: str, nl: str) -> Block:
     """The block of ``head`` (the text before the body); a note without one gets an empty
     block that is only written out when a field is set."""
     if not head.strip("\ufeff"):
-        return Block(head + "---" + nl, [], "---" + nl, True, head)
+        return Block(
+            prefix=head + "---" + nl, lines=[], suffix="---" + nl, created=True, original=head
+        )
     split = split_frontmatter(head)
     start = head.index("\n") + 1
     end = start + len(split.yaml_text)
     lines = head[start:end].splitlines(keepends=True)
-    return Block(head[:start], lines, head[end:], False, head)
+    return Block(prefix=head[:start], lines=lines, suffix=head[end:], created=False, original=head)
 
 
 def render(block: Block) -> str:

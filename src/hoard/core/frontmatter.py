@@ -66,7 +66,7 @@ def split_frontmatter(text: str) -> Split:
     first_nl = text.find("\n")
     first_line = text if first_nl == -1 else text[:first_nl]
     if first_line.rstrip("\r").rstrip(" \t") != "---":
-        return Split(False, "", text, 0, bom)
+        return Split(has_block=False, yaml_text="", body=text, block_bytes=0, body_offset=bom)
     pos = first_nl + 1
     while pos <= len(text) and first_nl != -1:
         nl = text.find("\n", pos)
@@ -74,11 +74,17 @@ def split_frontmatter(text: str) -> Split:
         if line.rstrip("\r").rstrip(" \t") in ("---", "..."):
             yaml_text = text[first_nl + 1 : pos]
             end = len(text) if nl == -1 else nl + 1
-            return Split(True, yaml_text, text[end:], len(text[:end].encode("utf-8")), end + bom)
+            return Split(
+                has_block=True,
+                yaml_text=yaml_text,
+                body=text[end:],
+                block_bytes=len(text[:end].encode("utf-8")),
+                body_offset=end + bom,
+            )
         if nl == -1:
             break
         pos = nl + 1
-    return Split(False, "", text, 0, bom)
+    return Split(has_block=False, yaml_text="", body=text, block_bytes=0, body_offset=bom)
 
 
 class _DateAsString(Resolver):

@@ -15,18 +15,42 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]{1,40})"
 _SKIPPED = frozenset({"script", "style", "template", "noscript", "svg", "math", "head"})
 _BLOCKS = frozenset(
     {
-        "p", "div", "br", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6",
-        "section", "article", "pre", "blockquote", "table", "ul", "ol", "dt", "dd", "hr",
+        "p",
+        "div",
+        "br",
+        "li",
+        "tr",
+        "td",
+        "th",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "section",
+        "article",
+        "pre",
+        "blockquote",
+        "table",
+        "ul",
+        "ol",
+        "dt",
+        "dd",
+        "hr",
         "title",
     }
-)  # fmt: skip
+)
 
 
 def decoded(data: bytes, declared: str | None = None) -> str:
     """The bytes as text: a BOM wins, then a declared charset Python knows, then UTF-8,
     then Windows-1252 (which decodes anything)."""
-    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                      (codecs.BOM_UTF16_BE, "utf-16")):  # fmt: skip
+    for bom, name in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
         if data.startswith(bom):
             return data.decode(name, errors="replace")
     if declared:

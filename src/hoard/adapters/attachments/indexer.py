@@ -81,8 +81,15 @@ class Attachments:
         self.vault = vault
         self.limits = limits_of(cfg)
         self.tesseract = shutil.which("tesseract") if cfg.ocr else None
-        key = json.dumps([self.limits.max_bytes, self.limits.max_pages, self.limits.time_s,
-                          self.limits.memory_bytes, bool(self.tesseract)])  # fmt: skip
+        key = json.dumps(
+            [
+                self.limits.max_bytes,
+                self.limits.max_pages,
+                self.limits.time_s,
+                self.limits.memory_bytes,
+                bool(self.tesseract),
+            ]
+        )
         self.store = AttachmentStore(state_dir / "attachments.db", key)
         self._pool: ExtractorPool | None = None
         self._pool_lock = threading.Lock()
@@ -174,7 +181,16 @@ class Attachments:
         except HoardError as exc:
             problem = "too_large" if isinstance(exc, TooLarge) else "unreadable"
             self.store.put_file(
-                FileRow(rel, mtime_ns, size, "", kind, problem, exc.message), _folder(rel)
+                FileRow(
+                    path=rel,
+                    mtime_ns=mtime_ns,
+                    size=size,
+                    sha256="",
+                    kind=kind,
+                    problem=problem,
+                    detail=exc.message,
+                ),
+                _folder(rel),
             )
             return
         sha = hashlib.sha256(data).hexdigest()
@@ -183,7 +199,18 @@ class Attachments:
             self.store.put_text(found)
             report.extracted += 1
             report.pages += len(found.pages)
-        self.store.put_file(FileRow(rel, mtime_ns, size, sha, kind, None, ""), _folder(rel))
+        self.store.put_file(
+            FileRow(
+                path=rel,
+                mtime_ns=mtime_ns,
+                size=size,
+                sha256=sha,
+                kind=kind,
+                problem=None,
+                detail="",
+            ),
+            _folder(rel),
+        )
 
     def _read(self, rel: str) -> tuple[str, bytes, int]:
         cap = self.limits.max_bytes

@@ -203,9 +203,17 @@ class AttachmentStore:
         with self.transaction() as tx:
             tx.execute(
                 "INSERT OR REPLACE INTO files VALUES(?,?,?,?,?,?,?,?)",
-                (row.path, folder, row.mtime_ns, row.size, row.sha256, row.kind, row.problem,
-                 row.detail),
-            )  # fmt: skip
+                (
+                    row.path,
+                    folder,
+                    row.mtime_ns,
+                    row.size,
+                    row.sha256,
+                    row.kind,
+                    row.problem,
+                    row.detail,
+                ),
+            )
 
     def put_text(self, found: Extracted) -> None:
         with self.transaction() as tx:
@@ -254,7 +262,13 @@ class AttachmentStore:
         if row is None:
             return None
         pages = conn.execute("SELECT body FROM pages WHERE sha256=? ORDER BY page", (sha256,))
-        return Extracted(sha256, tuple(b for (b,) in pages), row[0], row[1], bool(row[2]))
+        return Extracted(
+            sha256=sha256,
+            pages=tuple(b for (b,) in pages),
+            problem=row[0],
+            detail=row[1],
+            truncated=bool(row[2]),
+        )
 
     def problems(self) -> list[tuple[str, str, str]]:
         """``(path, problem, detail)`` of every attachment listed instead of indexed."""

@@ -116,7 +116,15 @@ def outgoing(
         r = hits[(key, src_path)]
         out.append(
             Outgoing(
-                target, r.path, r.path is None, heading, alias, bool(embed), line, r.by, r.ambiguous
+                target=target,
+                resolved_path=r.path,
+                broken=r.path is None,
+                heading=heading,
+                alias=alias,
+                embed=bool(embed),
+                line=line,
+                resolved_by=r.by,
+                ambiguous=r.ambiguous,
             )
         )
     return out

@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hoard.adapters.fs.vault import FileStat, Vault
@@ -231,11 +231,11 @@ class Index:
         if rebuilt is None:
             return synced
         return SyncReport(
-            rebuilt.added + synced.added,
-            synced.updated,
-            synced.removed,
-            rebuilt.failed + synced.failed,
-            rebuilt.elapsed_ms + synced.elapsed_ms,
+            added=rebuilt.added + synced.added,
+            updated=synced.updated,
+            removed=synced.removed,
+            failed=rebuilt.failed + synced.failed,
+            elapsed_ms=rebuilt.elapsed_ms + synced.elapsed_ms,
         )
 
     def _rebuild_if(self, problem: str | None, progress: ProgressFn | None) -> SyncReport | None:
@@ -308,13 +308,7 @@ class Index:
         if not changed and not removed:
             return SyncReport(elapsed_ms=(time.perf_counter() - t0) * 1000)
         report = self._apply(changed, removed, known, progress)
-        return SyncReport(
-            report.added,
-            report.updated,
-            report.removed,
-            report.failed,
-            (time.perf_counter() - t0) * 1000,
-        )
+        return replace(report, elapsed_ms=(time.perf_counter() - t0) * 1000)
 
     def refresh_paths(self, paths: Iterable[str], notice: bool = True) -> SyncReport:
         """Re-check just these vault-relative paths (from the watcher or a write).
@@ -338,9 +332,7 @@ class Index:
         if not changed and not removed:
             return SyncReport(elapsed_ms=(time.perf_counter() - t0) * 1000)
         r = self._apply(changed, removed, known, None, notice)
-        return SyncReport(
-            r.added, r.updated, r.removed, r.failed, (time.perf_counter() - t0) * 1000
-        )
+        return replace(r, elapsed_ms=(time.perf_counter() - t0) * 1000)
 
     def _apply(
         self,

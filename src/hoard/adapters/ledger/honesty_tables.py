@@ -218,5 +218,9 @@ def _load(conn: SqlConn, path: str, row: tuple[Any, ...]) -> Registration:
         (row[0],),
     ).fetchall()
     return Registration(
-        str(row[0]), path, str(row[1]), float(row[2]), tuple((str(p), str(v)) for p, v in rows)
+        registration_id=str(row[0]),
+        path=path,
+        caller=str(row[1]),
+        created_at=float(row[2]),
+        sources=tuple((str(p), str(v)) for p, v in rows),
     )

@@ -102,7 +102,13 @@ class Journal:
                 transaction_id=txn_id,
             )
         return Transaction(
-            row[0], row[1], intent, row[4], row[5], row[6] or "intent", row[7]
+            txn_id=row[0],
+            kind=row[1],
+            intent=intent,
+            caller=row[4],
+            at=row[5],
+            state=row[6] or "intent",
+            detail=row[7],
         ), blobs
 
     def unfinished_transactions(self, include_stuck: bool = False, mine: bool = False) -> list[str]:

@@ -130,7 +130,10 @@ def kept_of(ledger: Ledger, path: str) -> list[KeptRevision]:
         ).fetchall()
     seen: dict[str, KeptRevision] = {}
     for sha, size, decision, caller, at in rows:
-        seen.setdefault(str(sha), KeptRevision(str(sha), int(size), decision, caller, at))
+        seen.setdefault(
+            str(sha),
+            KeptRevision(sha256=str(sha), size=int(size), decision=decision, caller=caller, at=at),
+        )
     return list(seen.values())
 
 

@@ -83,7 +83,15 @@ class Records(Journal):
     def preserve(self, path: str, raw: bytes, reason: str, caller: str) -> Revision:
         """Keep exact bytes, durably (the transaction commits with synchronous=FULL) before
         the caller goes on to change the file."""
-        rev = Revision(new_id(12), path, revision_of(raw), len(raw), reason, caller, time.time())
+        rev = Revision(
+            revision_id=new_id(12),
+            path=path,
+            sha256=revision_of(raw),
+            size=len(raw),
+            reason=reason,
+            caller=caller,
+            at=time.time(),
+        )
         with self.ledger.transaction() as conn:
             _insert_revision(conn, rev, raw)
         return rev
@@ -161,7 +169,15 @@ class Records(Journal):
         rev = (
             None
             if before is None
-            else Revision(new_id(12), path, revision_of(before), len(before), reason, caller, now)
+            else Revision(
+                revision_id=new_id(12),
+                path=path,
+                sha256=revision_of(before),
+                size=len(before),
+                reason=reason,
+                caller=caller,
+                at=now,
+            )
         )
         with self.ledger.transaction() as conn:
             if rev is not None and before is not None:
@@ -220,18 +236,18 @@ class Records(Journal):
     ) -> Proposal:
         now = self.ledger.clock()
         p = Proposal(
-            new_id(8),
-            caller,
-            tool,
-            path,
-            content,
-            expected_revision,
-            base_revision,
-            args,
-            diff,
-            now,
-            now + ttl_seconds,
-            None,
+            proposal_id=new_id(8),
+            caller=caller,
+            tool=tool,
+            path=path,
+            content=content,
+            expected_revision=expected_revision,
+            base_revision=base_revision,
+            args=args,
+            diff=diff,
+            created_at=now,
+            expires_at=now + ttl_seconds,
+            decision=None,
         )
         with self.ledger.transaction() as conn:
             conn.execute(
@@ -257,18 +273,18 @@ class Records(Journal):
     @staticmethod
     def _proposal(row: tuple[Any, ...]) -> Proposal:
         return Proposal(
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            bytes(row[4]),
-            row[5],
-            row[6],
-            json.loads(row[7]),
-            row[8],
-            row[9],
-            row[10],
-            row[11],
+            proposal_id=row[0],
+            caller=row[1],
+            tool=row[2],
+            path=row[3],
+            content=bytes(row[4]),
+            expected_revision=row[5],
+            base_revision=row[6],
+            args=json.loads(row[7]),
+            diff=row[8],
+            created_at=row[9],
+            expires_at=row[10],
+            decision=row[11],
         )
 
     def proposal(self, proposal_id: str) -> Proposal:

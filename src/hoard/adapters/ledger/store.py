@@ -312,7 +312,12 @@ class Ledger:
         if not reason.strip():
             raise InvalidArgument("say why you need access (reason)")
         req = AccessRequest(
-            new_id(), caller, glob.strip(), reason.strip()[:2000], time.time(), None
+            request_id=new_id(),
+            caller=caller,
+            glob=glob.strip(),
+            reason=reason.strip()[:2000],
+            created_at=time.time(),
+            decision=None,
         )
         with self.transaction() as conn:
             conn.execute(

@@ -188,11 +188,11 @@ class FieldIndex:
             bodies = dict(conn.execute(sql, ids).fetchall())
         page = [
             Listed(
-                path,
-                title,
-                fold,
-                json.loads(fm) if fm else None,
-                best_window(bodies.get(rowid) or "", [], self.snippet_chars),
+                path=path,
+                title=title,
+                folder=fold,
+                frontmatter=json.loads(fm) if fm else None,
+                snippet=best_window(bodies.get(rowid) or "", [], self.snippet_chars),
             )
             for rowid, path, title, fold, fm in found.rows
         ]

@@ -75,7 +75,7 @@ def semantic_only_rows(conn: sqlite3.Connection, paths: list[str]) -> list[Row]:
         chunk = paths[at : at + _CHUNK]
         marks = ",".join("?" * len(chunk))
         out += [
-            Row(rowid, path, title, folder, fm, 0.0, mult)
+            Row(id=rowid, path=path, title=title, folder=folder, fm_json=fm, score=0.0, mult=mult)
             for rowid, path, title, folder, fm, mult in conn.execute(
                 "SELECT id, path, title, folder, fm_json, rank_mult FROM notes "
                 f"WHERE path IN ({marks})",

@@ -111,7 +111,15 @@ class Planner:
             chunks, completions, corrections = subset(plan.kept, chunks, completions, corrections)
             groups = [groups[i] for i in plan.kept]
         expr = " OR ".join(groups)
-        return QueryPlan(chunks, expr, plan, rescore, completions, corrections, common)
+        return QueryPlan(
+            chunks=chunks,
+            expr=expr,
+            budget=plan,
+            rescore=rescore,
+            completions=completions,
+            corrections=corrections,
+            common=common,
+        )
 
     def _budget(
         self,

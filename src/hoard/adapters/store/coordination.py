@@ -153,6 +153,14 @@ def recent_replicas(server: PostgresServer, within_s: float = 30.0) -> list[Repl
             (within_s,),
         ).fetchall()
     return [
-        ReplicaSeen(str(n), float(s), float(seen), max(0.0, float(age)), int(p), str(h), str(v))
+        ReplicaSeen(
+            name=str(n),
+            started_at=float(s),
+            seen_at=float(seen),
+            age_s=max(0.0, float(age)),
+            pid=int(p),
+            host=str(h),
+            version=str(v),
+        )
         for n, s, seen, age, p, h, v in rows
     ]

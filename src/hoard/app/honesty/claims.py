@@ -91,14 +91,7 @@ class ClaimBook:
             raise InvalidArgument("value must be a string", field="value")
         if len(value) > MAX_VALUE:
             raise InvalidArgument(f"value is longer than {MAX_VALUE} characters", field="value")
-        start = None if valid_from is None else parse_instant(valid_from, "valid_from")
-        end = (
-            None
-            if valid_until is None
-            else parse_instant(valid_until, "valid_until", end_of_day=True)
-        )
-        if start is not None and end is not None and end <= start:
-            raise InvalidArgument("valid_until must be later than valid_from", field="valid_until")
+        start, end = _stated_window(valid_from, valid_until)
         rel = note_or_attachment_path(source_path)
         self.deps.access.check_visible(rel, caller=caller)
         revision = self.cache.revision(rel)
@@ -126,7 +119,13 @@ class ClaimBook:
                 row, str(old_id), subject, prop, scope, caller
             ),
         )
-        return ClaimRecordResult(claim_id, revision, rel, supersedes, iso_instant(now))
+        return ClaimRecordResult(
+            claim_id=claim_id,
+            source_revision=revision,
+            source_path=rel,
+            supersedes=supersedes,
+            recorded_at=iso_instant(now),
+        )
 
     def _check_supersedes(
         self,
@@ -294,3 +293,14 @@ def _claim_id(supersedes: object) -> str | None:
 def _valid_at(window: Window, moment: float) -> bool:
     start, end = window
     return (start is None or start <= moment) and (end is None or moment < end)
+
+
+def _stated_window(valid_from: str | None, valid_until: str | None) -> Window:
+    """The validity window a claim states, as instants; an end must come after its start."""
+    start = None if valid_from is None else parse_instant(valid_from, "valid_from")
+    end = (
+        None if valid_until is None else parse_instant(valid_until, "valid_until", end_of_day=True)
+    )
+    if start is not None and end is not None and end <= start:
+        raise InvalidArgument("valid_until must be later than valid_from", field="valid_until")
+    return start, end

@@ -124,11 +124,13 @@ class SynthesisBook:
             rel,
             [
                 SynthesisRegistration(
-                    r.registration_id,
-                    r.path,
-                    r.caller,
-                    iso_instant(r.created_at),
-                    [SynthesisSource(p, v) for p, v in r.sources if seen is None or seen(p)],
+                    registration_id=r.registration_id,
+                    path=r.path,
+                    caller=r.caller,
+                    created_at=iso_instant(r.created_at),
+                    sources=[
+                        SynthesisSource(p, v) for p, v in r.sources if seen is None or seen(p)
+                    ],
                     current=i == 0,
                 )
                 for i, r in enumerate(regs)

@@ -61,7 +61,13 @@ class Briefer:
         cut = cut_utf8(text, max_bytes)
         if cut != text:
             cut = cut_utf8(text, max_bytes - 16).rsplit("\n", 1)[0] + "\n[... cut]\n"
-        return Briefing(cut, recent.latest_cursor, len(recent.changes), len(pending), len(stale))
+        return Briefing(
+            text=cut,
+            cursor=recent.latest_cursor,
+            changes=len(recent.changes),
+            pending_proposals=len(pending),
+            stale_summaries=len(stale),
+        )
 
     def session_start(self, *, caller: Caller, max_bytes: int = 2048) -> Briefing:
         """The briefing since this caller's previous session start (or of recent changes,

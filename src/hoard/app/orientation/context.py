@@ -183,7 +183,9 @@ def _fit(rel: str, revision: str, budget: int, parts: list[Part]) -> ContextResu
             continue
         cut = cut_utf8(text, left)
         left -= len(cut.encode("utf-8"))
-        shown.append(ContextPart(kind, label, cut, paths, cut != text))
+        shown.append(
+            ContextPart(kind=kind, label=label, text=cut, paths=paths, truncated=cut != text)
+        )
     return ContextResult(
         path=rel,
         revision=revision,

@@ -70,7 +70,13 @@ class Cursor:
         try:
             data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
             fe, fns, ceil, te, tns = data
-            cur = cls(int(fe), int(fns), None if ceil is None else float(ceil), int(te), int(tns))
+            cur = cls(
+                floor_event=int(fe),
+                floor_ns=int(fns),
+                ceiling=None if ceil is None else float(ceil),
+                top_event=int(te),
+                top_ns=int(tns),
+            )
         except (ValueError, TypeError, binascii.Error) as exc:
             raise bad from exc
         return cur
@@ -153,7 +159,13 @@ class RecentChanges:
         more = len(items) > limit
         page = items[:limit]
         cur = replace(cur, top_ns=max(cur.top_ns, top_ns))
-        latest = Cursor(cur.top_event, cur.top_ns, None, cur.top_event, cur.top_ns)
+        latest = Cursor(
+            floor_event=cur.top_event,
+            floor_ns=cur.top_ns,
+            ceiling=None,
+            top_event=cur.top_event,
+            top_ns=cur.top_ns,
+        )
         nxt = replace(cur, ceiling=page[-1].at) if more else latest
         return RecentResult(self._shown(page), nxt.encode(), more, latest.encode())
 
@@ -181,7 +193,17 @@ class RecentChanges:
                 continue
             kind = _kind(e)
             who = e.caller
-            out.append(_Item(e.at, path, kind, who, e.after, e.before, _event_note(e, kind)))
+            out.append(
+                _Item(
+                    at=e.at,
+                    path=path,
+                    kind=kind,
+                    who=who,
+                    revision=e.after,
+                    before=e.before,
+                    note=_event_note(e, kind),
+                )
+            )
         return out[: limit + 1]
 
     def _outside(
@@ -225,7 +247,18 @@ class RecentChanges:
                 continue
             note = f"changed outside hoard ({size} bytes now)"
             at = mtime_ns / 1e9
-            out.append(_Item(at, path, "modified", OUTSIDE, revision, None, note, title))
+            out.append(
+                _Item(
+                    at=at,
+                    path=path,
+                    kind="modified",
+                    who=OUTSIDE,
+                    revision=revision,
+                    before=None,
+                    note=note,
+                    title=title,
+                )
+            )
             if len(out) > limit:
                 break
         return out

@@ -94,7 +94,13 @@ class WorkTree:
         those bytes become a conflict sibling too, never silently replaced."""
         day = time.strftime("%Y-%m-%d", time.gmtime())
         sibling = conflict_name(rel, day, revision_of(raw))
-        mark = ConflictMark(rel, revision_of(raw), None, "uncommitted", tip)
+        mark = ConflictMark(
+            path=rel,
+            local_revision=revision_of(raw),
+            remote_revision=None,
+            local_commit="uncommitted",
+            remote_commit=tip,
+        )
         with self.core.locks.lock(sibling):
             here = self.core.current(sibling)
             if here.raw is None:

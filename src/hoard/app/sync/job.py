@@ -96,7 +96,13 @@ class SyncJob:
             self._failed(message)
             log.warning("sync with %s failed: %s", self.label, message)
             return SyncRunResult(pull.pulled, pull.changed, pull.conflicts, pull.outside), message
-        return SyncRunResult(pull.pulled, pull.changed, pull.conflicts, pull.outside, pushed), None
+        return SyncRunResult(
+            pulled=pull.pulled,
+            changed=pull.changed,
+            conflicts=pull.conflicts,
+            outside_commit=pull.outside,
+            pushed=pushed,
+        ), None
 
     def _push_or_repull(self, pull: _Pull) -> str | None:
         try:

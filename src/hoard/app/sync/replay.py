@@ -71,11 +71,11 @@ def replay(repo: SyncRepo, base: str | None, head: str, fetched: str, day: str) 
         raw = repo.blob(mine[1])
         theirs = remote[path]
         mark = ConflictMark(
-            path,
-            REMOVED_HERE if removed else revision_of(raw),
-            None if theirs is None else revision_of(repo.blob(theirs[1])),
-            head,
-            fetched,
+            path=path,
+            local_revision=REMOVED_HERE if removed else revision_of(raw),
+            remote_revision=None if theirs is None else revision_of(repo.blob(theirs[1])),
+            local_commit=head,
+            remote_commit=fetched,
         )
         sibling = conflict_name(path, day, revision_of(raw))
         data = marked_copy(raw, mark) if path.lower().endswith(".md") else raw

@@ -64,7 +64,13 @@ class Resolver:
         archived = self.writes.retirement.archive(
             rel, "superseded", revision_of(mine.raw), caller=caller
         )
-        return ConflictResolved(original, rel, keep, revision, archived.revision_id)
+        return ConflictResolved(
+            path=original,
+            sibling=rel,
+            kept=keep,
+            revision=revision,
+            sibling_revision_id=archived.revision_id,
+        )
 
     def _renamed(self, theirs: str, mine: str, keep: Keep, caller: Caller) -> ConflictResolved:
         """A note both sides renamed differently: the name not kept is archived (the
@@ -86,7 +92,9 @@ class Resolver:
         self.job.forget_rename(mine)
         there = self._read(kept)
         revision = None if there is None else revision_of(there)
-        return ConflictResolved(kept, gone, keep, revision, revision_id)
+        return ConflictResolved(
+            path=kept, sibling=gone, kept=keep, revision=revision, sibling_revision_id=revision_id
+        )
 
     def _file(self, rel: str, original: str, keep: Keep, caller: Caller) -> ConflictResolved:
         core = self.core
@@ -103,7 +111,13 @@ class Resolver:
             events.append(event)
         core.commit(TOOL, [original, rel], events, caller=caller)
         revision = None if there is None else revision_of(there)
-        return ConflictResolved(original, rel, keep, revision, revision_id)
+        return ConflictResolved(
+            path=original,
+            sibling=rel,
+            kept=keep,
+            revision=revision,
+            sibling_revision_id=revision_id,
+        )
 
     def _read(self, rel: str) -> bytes | None:
         """A file's bytes (``None``: absent); a symlink or anything but a file is refused."""

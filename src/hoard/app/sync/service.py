@@ -59,13 +59,13 @@ class Sync:
             raise InvalidArgument("no git remote is configured ([git] remote in hoard.toml)")
         result, error = self.runner.run_now(accept_remote=accept_remote)
         return SyncRunResult(
-            result.pulled,
-            result.changed,
-            result.conflicts,
-            result.outside_commit,
-            result.pushed,
-            error,
-            self.report.status(),
+            pulled=result.pulled,
+            changed=result.changed,
+            conflicts=result.conflicts,
+            outside_commit=result.outside_commit,
+            pushed=result.pushed,
+            error=error,
+            status=self.report.status(),
         )
 
     def resolve(

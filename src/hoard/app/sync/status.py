@@ -79,19 +79,19 @@ class SyncReport:
         state = job.state
         if not job.enabled:
             return SyncStatus(
-                False,
-                None,
-                None,
-                False,
-                None,
-                None,
-                Unpushed(0, None),
-                [],
-                None,
-                None,
-                None,
-                None,
-                None,
+                enabled=False,
+                remote=None,
+                branch=None,
+                push=False,
+                last_pull=None,
+                last_push=None,
+                unpushed=Unpushed(0, None),
+                conflicts=[],
+                last_error=None,
+                last_error_at=None,
+                push_failing_since=None,
+                waiting=None,
+                warning=None,
             )
         count, oldest = job.unpushed()
         waiting = (
@@ -101,19 +101,21 @@ class SyncReport:
             else None
         )
         return SyncStatus(
-            True,
-            job.label,
-            job.branch(),
-            job.git_config.pushes,
-            _point(state.last_pull_at, state.last_pull_commit),
-            _point(state.last_push_at, state.last_push_commit),
-            Unpushed(count, None if oldest is None else round(time.time() - oldest, 1)),
-            self.conflicts(),
-            state.last_error,
-            None if state.last_error_at is None else iso(state.last_error_at),
-            None if state.push_failing_since is None else iso(state.push_failing_since),
-            waiting,
-            self.warning(),
+            enabled=True,
+            remote=job.label,
+            branch=job.branch(),
+            push=job.git_config.pushes,
+            last_pull=_point(state.last_pull_at, state.last_pull_commit),
+            last_push=_point(state.last_push_at, state.last_push_commit),
+            unpushed=Unpushed(count, None if oldest is None else round(time.time() - oldest, 1)),
+            conflicts=self.conflicts(),
+            last_error=state.last_error,
+            last_error_at=None if state.last_error_at is None else iso(state.last_error_at),
+            push_failing_since=None
+            if state.push_failing_since is None
+            else iso(state.push_failing_since),
+            waiting=waiting,
+            warning=self.warning(),
         )
 
 

@@ -56,17 +56,17 @@ class Clobbers:
         written = kept.kept_bytes(self.ledger, c.written) or b""
         outside = kept.kept_bytes(self.ledger, c.outside) or b""
         return ClobberItem(
-            c.event_id,
-            c.path,
-            c.written_by,
-            c.written_at,
-            c.written,
-            written.decode("utf-8", errors="replace"),
-            c.outside,
-            outside.decode("utf-8", errors="replace"),
-            c.at,
-            gates.unified_diff(c.path, written, outside),
-            self.writes.core.current(c.path).revision,
+            event_id=c.event_id,
+            path=c.path,
+            written_by=c.written_by,
+            written_at=c.written_at,
+            written=c.written,
+            written_text=written.decode("utf-8", errors="replace"),
+            outside=c.outside,
+            outside_text=outside.decode("utf-8", errors="replace"),
+            at=c.at,
+            diff=gates.unified_diff(c.path, written, outside),
+            current=self.writes.core.current(c.path).revision,
         )
 
     def _open(self, event_id: int, caller: Caller) -> Clobber:

@@ -123,7 +123,7 @@ class FileNotes:
             if index.raw is not None and links_to(index.raw, rel)
             else add_index_line(index.raw, rel, line, folder_of(rel) or "Vault")
         )
-        return Filing(rel, idx, new, new_idx, note, index)
+        return Filing(rel=rel, idx=idx, new=new, new_idx=new_idx, note=note, index=index)
 
     def _dry_run(self, f: Filing, caller: Caller, expected_revision: str | None) -> FileNoteResult:
         pre = self.core.preflight(f.rel, f.new, f.note, expected_revision, caller=caller)

@@ -291,5 +291,13 @@ class Retirement:
         access = self.core.deps.access
         for path in kept.paths_of(ledger, sha256):
             if access.can_see(path, caller=caller):
-                return Revision(sha256, path, sha256, len(content), "kept", "", 0.0), content
+                return Revision(
+                    revision_id=sha256,
+                    path=path,
+                    sha256=sha256,
+                    size=len(content),
+                    reason="kept",
+                    caller="",
+                    at=0.0,
+                ), content
         return None

@@ -21,14 +21,54 @@ from hoard.surfaces.api.framework import Body, Call, Op, Param
 ADMIN_ERRORS = (400, 403, 404, 409)
 
 
+def path_param(name: str, text: str) -> tuple[Param, ...]:
+    return (Param(name, str, text, required=True, where="path"),)
+
+
 def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
-    admin, maint = hoard.admin, hoard.maintenance
+    return [*_access_ops(hoard), *_grant_ops(hoard, tokens), *_token_ops(tokens)]
+
+
+def _access_ops(hoard: Hoard) -> list[Op]:
+    """A caller's own policy, and its request for sight of protected notes."""
+    maint = hoard.maintenance
 
     def request_access(call: Call) -> AccessRequestResult:
         body: AccessRequestBody = call.body
         req = maint.request_access(body.glob, body.reason, caller=call.caller)
         route = f"/api/v1/admin/access-requests/{req.request_id}/approve"
         return replace(req, message=f"{req.message} (or POST {route})")
+
+    return [
+        Op(
+            method="GET",
+            path="/policy",
+            op_id="policy",
+            summary=(
+                "What this caller may do: scopes, write mode, private "
+                "and protected globs, its grants."
+            ),
+            tag="access",
+            handler=lambda c: maint.policy(caller=c.caller),
+            ok={200: PolicyResult},
+            inline=lambda c: True,
+        ),
+        Op(
+            method="POST",
+            path="/access-requests",
+            op_id="request_access",
+            summary="Ask the owner for a time-limited grant to see protected notes.",
+            tag="access",
+            handler=request_access,
+            ok={201: AccessRequestResult},
+            body=Body(AccessRequestBody),
+        ),
+    ]
+
+
+def _grant_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
+    """The owner's grants: list, give, revoke, and approve a pending request."""
+    admin = hoard.admin
 
     def grant(call: Call) -> GrantInfo:
         b: GrantBody = call.body
@@ -37,6 +77,55 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
     def approve(call: Call) -> GrantInfo:
         b: ApproveBody = call.body
         return admin.approve(call.params["request_id"], b.minutes, caller=call.caller)
+
+    return [
+        Op(
+            method="GET",
+            path="/admin/grants",
+            op_id="grants",
+            summary="Active grants and pending access requests.",
+            tag="admin",
+            handler=lambda c: admin.grants(caller=c.caller),
+            ok={200: GrantsResult},
+        ),
+        Op(
+            method="POST",
+            path="/admin/grants",
+            op_id="grant",
+            summary="Grant a caller sight of protected notes.",
+            tag="admin",
+            handler=grant,
+            ok={201: GrantInfo},
+            body=Body(GrantBody),
+            errors=ADMIN_ERRORS,
+        ),
+        Op(
+            method="DELETE",
+            path="/admin/grants/{grant_id}",
+            op_id="revoke_grant",
+            summary="Revoke a grant.",
+            tag="admin",
+            handler=lambda c: admin.revoke_grant(c.params["grant_id"], caller=c.caller),
+            ok={200: RevokedResult},
+            params=path_param("grant_id", "The grant to revoke."),
+        ),
+        Op(
+            method="POST",
+            path="/admin/access-requests/{request_id}/approve",
+            op_id="approve",
+            summary="Approve a pending access request: a grant for its caller and glob.",
+            tag="admin",
+            handler=approve,
+            ok={201: GrantInfo},
+            params=path_param("request_id", "The pending request."),
+            body=Body(ApproveBody),
+            errors=ADMIN_ERRORS,
+        ),
+    ]
+
+
+def _token_ops(tokens: TokenAdmin) -> list[Op]:
+    """The owner's callers in the tokens file: list, add, revoke."""
 
     def add_token(call: Call) -> NewTokenResult:
         b: TokenBody = call.body
@@ -50,34 +139,35 @@ def access_ops(hoard: Hoard, tokens: TokenAdmin) -> list[Op]:
             caller=call.caller,
         )
 
-    def path_param(name: str, text: str) -> tuple[Param, ...]:
-        return (Param(name, str, text, required=True, where="path"),)
-
     return [
-        Op("GET", "/policy", "policy", "What this caller may do: scopes, write mode, private "
-           "and protected globs, its grants.", "access",
-           lambda c: maint.policy(caller=c.caller), {200: PolicyResult}, inline=lambda c: True),
-        Op("POST", "/access-requests", "request_access",
-           "Ask the owner for a time-limited grant to see protected notes.", "access",
-           request_access, {201: AccessRequestResult}, (), Body(AccessRequestBody)),
-        Op("GET", "/admin/grants", "grants", "Active grants and pending access requests.",
-           "admin", lambda c: admin.grants(caller=c.caller), {200: GrantsResult}),
-        Op("POST", "/admin/grants", "grant", "Grant a caller sight of protected notes.",
-           "admin", grant, {201: GrantInfo}, (), Body(GrantBody), ADMIN_ERRORS),
-        Op("DELETE", "/admin/grants/{grant_id}", "revoke_grant", "Revoke a grant.", "admin",
-           lambda c: admin.revoke_grant(c.params["grant_id"], caller=c.caller),
-           {200: RevokedResult},
-           path_param("grant_id", "The grant to revoke.")),
-        Op("POST", "/admin/access-requests/{request_id}/approve", "approve",
-           "Approve a pending access request: a grant for its caller and glob.", "admin",
-           approve, {201: GrantInfo}, path_param("request_id", "The pending request."),
-           Body(ApproveBody), ADMIN_ERRORS),
-        Op("GET", "/admin/tokens", "tokens", "The callers in the tokens file (never tokens).",
-           "admin", lambda c: tokens.callers(caller=c.caller), {200: CallersResult}),
-        Op("POST", "/admin/tokens", "add_token",
-           "Add a caller; its token is in this answer only, never stored.", "admin",
-           add_token, {201: NewTokenResult}, (), Body(TokenBody), ADMIN_ERRORS),
-        Op("DELETE", "/admin/tokens/{name}", "revoke_token", "Revoke a caller's token.",
-           "admin", lambda c: tokens.revoke(c.params["name"], caller=c.caller),
-           {200: RevokedResult}, path_param("name", "The caller to revoke.")),
-    ]  # fmt: skip
+        Op(
+            method="GET",
+            path="/admin/tokens",
+            op_id="tokens",
+            summary="The callers in the tokens file (never tokens).",
+            tag="admin",
+            handler=lambda c: tokens.callers(caller=c.caller),
+            ok={200: CallersResult},
+        ),
+        Op(
+            method="POST",
+            path="/admin/tokens",
+            op_id="add_token",
+            summary="Add a caller; its token is in this answer only, never stored.",
+            tag="admin",
+            handler=add_token,
+            ok={201: NewTokenResult},
+            body=Body(TokenBody),
+            errors=ADMIN_ERRORS,
+        ),
+        Op(
+            method="DELETE",
+            path="/admin/tokens/{name}",
+            op_id="revoke_token",
+            summary="Revoke a caller's token.",
+            tag="admin",
+            handler=lambda c: tokens.revoke(c.params["name"], caller=c.caller),
+            ok={200: RevokedResult},
+            params=path_param("name", "The caller to revoke."),
+        ),
+    ]

@@ -14,8 +14,18 @@ def code_ops(hoard: Hoard) -> list[Op]:
         return hoard.code.run(body.code, caller=call.caller)
 
     return [
-        Op("POST", "/read-code", "read_code",
-           "Run read-only JavaScript over the vault in the sandbox (8 s, 32 MiB, 20 KB of "
-           "code): await call(\"search\" | \"read\" | \"links\" | \"list\", args).", "read-code",
-           run, {200: RunResult}, (), Body(CodeBody), (400, 403, 413, 422)),
-    ]  # fmt: skip
+        Op(
+            method="POST",
+            path="/read-code",
+            op_id="read_code",
+            summary=(
+                "Run read-only JavaScript over the vault in the sandbox (8 s, 32 MiB, 20 KB of "
+                'code): await call("search" | "read" | "links" | "list", args).'
+            ),
+            tag="read-code",
+            handler=run,
+            ok={200: RunResult},
+            body=Body(CodeBody),
+            errors=(400, 403, 413, 422),
+        ),
+    ]

@@ -35,11 +35,22 @@ INLINE_READ_BYTES = 1 << 20
 """A ``GET`` of a note up to this size runs on the event loop, as ``vault_read`` does."""
 
 NOTE_PATH = Param(
-    "path", str, "Vault-relative note path, e.g. tech/hue-bridge.md.", required=True,
-    where="path", slashes=True,
-)  # fmt: skip
+    "path",
+    str,
+    "Vault-relative note path, e.g. tech/hue-bridge.md.",
+    required=True,
+    where="path",
+    slashes=True,
+)
 DRY_RUN = Param("dry_run", bool, "Check everything, change nothing; answer the preflight.", False)
 WRITE_ERRORS = (400, 403, 404, 409, 412, 413, 422, 428)
+READ_PARAMS = (
+    NOTE_PATH,
+    Param("offset", int, "Byte offset to start at.", 0, minimum=0),
+    Param("max_bytes", int, "Most bytes to return.", None, minimum=1),
+    Param("heading", str, "Only the section under this heading (A#B: B inside A).", None),
+    Param("block", str, "Only the paragraph or list item marked with this ^block id.", None),
+)
 
 
 def location(path: str) -> str:
@@ -61,7 +72,13 @@ def written(result: Any, revision: str | None, created: bool) -> Reply:
 
 
 def note_ops(hoard: Hoard) -> list[Op]:
-    return [*_read_ops(hoard), *_write_ops(hoard), *_edit_ops(hoard)]
+    return [
+        *_read_ops(hoard),
+        *_revision_ops(hoard),
+        *_write_ops(hoard),
+        *_filing_ops(hoard),
+        *_edit_ops(hoard),
+    ]
 
 
 def _read_ops(hoard: Hoard) -> list[Op]:
@@ -81,32 +98,40 @@ def _read_ops(hoard: Hoard) -> list[Op]:
             return Reply(None, 304, headers)
         return Reply(r, 200, headers)
 
-    read_params = (
-        NOTE_PATH,
-        Param("offset", int, "Byte offset to start at.", 0, minimum=0),
-        Param("max_bytes", int, "Most bytes to return.", None, minimum=1),
-        Param("heading", str, "Only the section under this heading (A#B: B inside A).", None),
-        Param("block", str, "Only the paragraph or list item marked with this ^block id.", None),
-    )
     return [
-        Op("GET", "/notes/{path}/links", "links", "A note's outgoing links and backlinks.",
-           "notes", lambda c: hoard.reading.links(c.params["path"], caller=c.caller),
-           {200: LinksResult}, (NOTE_PATH,)),
-        Op("GET", "/notes/{path}/history", "history",
-           "A note's preserved revisions and write events.", "notes",
-           lambda c: writes.retirement.history(c.params["path"], None, caller=c.caller),
-           {200: HistoryResult}, (NOTE_PATH,)),
-        Op("GET", "/notes/{path}", "read",
-           "Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
-           "notes", get_note, {200: ReadResult, 304: None}, read_params, inline=small,
-           etag=True),
-        Op("GET", "/revisions/{revision_id}", "revision",
-           "One preserved revision's exact content with its sha256.", "notes",
-           lambda c: writes.retirement.history(None, c.params["revision_id"], caller=c.caller),
-           {200: RevisionContent},
-           (Param("revision_id", str, "A preserved revision's id.", required=True,
-                  where="path"),)),
-    ]  # fmt: skip
+        Op(
+            method="GET",
+            path="/notes/{path}/links",
+            op_id="links",
+            summary="A note's outgoing links and backlinks.",
+            tag="notes",
+            handler=lambda c: hoard.reading.links(c.params["path"], caller=c.caller),
+            ok={200: LinksResult},
+            params=(NOTE_PATH,),
+        ),
+        Op(
+            method="GET",
+            path="/notes/{path}/history",
+            op_id="history",
+            summary="A note's preserved revisions and write events.",
+            tag="notes",
+            handler=lambda c: writes.retirement.history(c.params["path"], None, caller=c.caller),
+            ok={200: HistoryResult},
+            params=(NOTE_PATH,),
+        ),
+        Op(
+            method="GET",
+            path="/notes/{path}",
+            op_id="read",
+            summary="Read a note (byte ranges with offset/max_bytes); its revision is the ETag.",
+            tag="notes",
+            handler=get_note,
+            ok={200: ReadResult, 304: None},
+            params=READ_PARAMS,
+            inline=small,
+            etag=True,
+        ),
+    ]
 
 
 def _write_ops(hoard: Hoard) -> list[Op]:
@@ -128,6 +153,64 @@ def _write_ops(hoard: Hoard) -> list[Op]:
         )
         return written(r, None, False)
 
+    return [
+        Op(
+            method="POST",
+            path="/notes/{path}/archive",
+            op_id="archive",
+            summary="Retire a note (If-Match: its revision): the bytes go into the ledger first.",
+            tag="notes",
+            handler=archive,
+            ok={200: ArchiveResult, 202: ArchiveResult},
+            params=(NOTE_PATH, DRY_RUN),
+            body=Body(ArchiveBody),
+            errors=WRITE_ERRORS,
+            precondition=True,
+        ),
+        Op(
+            method="PUT",
+            path="/notes/{path}",
+            op_id="write",
+            summary="Create (If-None-Match: *) or overwrite (If-Match: its revision) a note.",
+            tag="notes",
+            handler=put_note,
+            ok={200: WriteResult, 201: WriteResult, 202: WriteResult},
+            params=(NOTE_PATH, DRY_RUN),
+            body=Body(NoteBody, markdown=True),
+            errors=WRITE_ERRORS,
+            precondition=True,
+            etag=True,
+        ),
+    ]
+
+
+def _revision_ops(hoard: Hoard) -> list[Op]:
+    writes = hoard.writes
+    return [
+        Op(
+            method="GET",
+            path="/revisions/{revision_id}",
+            op_id="revision",
+            summary="One preserved revision's exact content with its sha256.",
+            tag="notes",
+            handler=lambda c: writes.retirement.history(
+                None, c.params["revision_id"], caller=c.caller
+            ),
+            ok={200: RevisionContent},
+            params=(
+                Param(
+                    "revision_id", str, "A preserved revision's id.", required=True, where="path"
+                ),
+            ),
+        ),
+    ]
+
+
+def _filing_ops(hoard: Hoard) -> list[Op]:
+    """Writes that make a note whole: a restore from a revision, a note filed with its index
+    line."""
+    writes = hoard.writes
+
     def restore(call: Call) -> Reply:
         body: RestoreBody = call.body
         r = writes.retirement.restore(body.revision_id, body.path, caller=call.caller)
@@ -141,25 +224,29 @@ def _write_ops(hoard: Hoard) -> list[Op]:
         return written(r, r.note_revision, b.expected_revision is None)
 
     return [
-        Op("POST", "/notes/{path}/archive", "archive",
-           "Retire a note (If-Match: its revision): the bytes go into the ledger first.",
-           "notes", archive, {200: ArchiveResult, 202: ArchiveResult}, (NOTE_PATH, DRY_RUN),
-           Body(ArchiveBody), WRITE_ERRORS, precondition=True),
-        Op("PUT", "/notes/{path}", "write",
-           "Create (If-None-Match: *) or overwrite (If-Match: its revision) a note.",
-           "notes", put_note,
-           {200: WriteResult, 201: WriteResult, 202: WriteResult}, (NOTE_PATH, DRY_RUN),
-           Body(NoteBody, markdown=True), WRITE_ERRORS, precondition=True, etag=True),
-        Op("POST", "/restore", "restore",
-           "Recreate a note from a preserved revision; never over an existing file.",
-           "notes", restore, {201: RestoreResult, 202: RestoreResult}, (), Body(RestoreBody),
-           WRITE_ERRORS),
-        Op("POST", "/file-note", "file_note",
-           "Write a note and its folder's _INDEX.md line as one journaled transaction.",
-           "notes", file_note,
-           {200: FileNoteResult, 201: FileNoteResult, 202: FileNoteResult}, (),
-           Body(FileNoteBody), WRITE_ERRORS),
-    ]  # fmt: skip
+        Op(
+            method="POST",
+            path="/restore",
+            op_id="restore",
+            summary="Recreate a note from a preserved revision; never over an existing file.",
+            tag="notes",
+            handler=restore,
+            ok={201: RestoreResult, 202: RestoreResult},
+            body=Body(RestoreBody),
+            errors=WRITE_ERRORS,
+        ),
+        Op(
+            method="POST",
+            path="/file-note",
+            op_id="file_note",
+            summary="Write a note and its folder's _INDEX.md line as one journaled transaction.",
+            tag="notes",
+            handler=file_note,
+            ok={200: FileNoteResult, 201: FileNoteResult, 202: FileNoteResult},
+            body=Body(FileNoteBody),
+            errors=WRITE_ERRORS,
+        ),
+    ]
 
 
 def _edit_ops(hoard: Hoard) -> list[Op]:
@@ -185,15 +272,38 @@ def _edit_ops(hoard: Hoard) -> list[Op]:
         return Reply(r, 202 if r.status == "proposed" else 200)
 
     return [
-        Op("PATCH", "/notes/{path}", "edit",
-           "Edit part of a note (If-Match: its revision): append, prepend, a section by its "
-           "heading, a block by its ^id, find and replace, frontmatter fields and tags; all "
-           "or nothing.",
-           "notes", patch_note, {200: WriteResult, 202: WriteResult}, (NOTE_PATH, DRY_RUN),
-           Body(EditBody), WRITE_ERRORS, precondition=True, etag=True),
-        Op("POST", "/notes/{path}/move", "move",
-           "Move or rename a note (If-Match: its revision) and rewrite every link to it and "
-           "both folders' _INDEX.md, as one journaled transaction; 409 if new_path is taken.",
-           "notes", move, {200: MoveResult, 202: MoveResult}, (NOTE_PATH, DRY_RUN),
-           Body(MoveBody), WRITE_ERRORS, precondition=True),
-    ]  # fmt: skip
+        Op(
+            method="PATCH",
+            path="/notes/{path}",
+            op_id="edit",
+            summary=(
+                "Edit part of a note (If-Match: its revision): append, prepend, a section by "
+                "its heading, a block by its ^id, find and replace, frontmatter fields and tags; "
+                "all or nothing."
+            ),
+            tag="notes",
+            handler=patch_note,
+            ok={200: WriteResult, 202: WriteResult},
+            params=(NOTE_PATH, DRY_RUN),
+            body=Body(EditBody),
+            errors=WRITE_ERRORS,
+            precondition=True,
+            etag=True,
+        ),
+        Op(
+            method="POST",
+            path="/notes/{path}/move",
+            op_id="move",
+            summary=(
+                "Move or rename a note (If-Match: its revision) and rewrite every link to it and "
+                "both folders' _INDEX.md, as one journaled transaction; 409 if new_path is taken."
+            ),
+            tag="notes",
+            handler=move,
+            ok={200: MoveResult, 202: MoveResult},
+            params=(NOTE_PATH, DRY_RUN),
+            body=Body(MoveBody),
+            errors=WRITE_ERRORS,
+            precondition=True,
+        ),
+    ]

@@ -14,15 +14,23 @@ from hoard.surfaces.api.framework import Op, Param, adapter
 REF = "#/components/schemas/{model}"
 _TYPES = {str: "string", int: "integer", bool: "boolean", float: "number"}
 _STATUS_TEXT = {
-    200: "OK", 201: "Created", 202: "Accepted (a proposal: nothing written yet)",
-    304: "Not Modified (the ETag matched)", 400: "Bad input", 401: "No valid credentials",
-    403: "Forbidden (scope, private or protected note)", 404: "Not found",
-    405: "Method not allowed", 409: "Exists or conflict", 410: "The proposal expired",
+    200: "OK",
+    201: "Created",
+    202: "Accepted (a proposal: nothing written yet)",
+    304: "Not Modified (the ETag matched)",
+    400: "Bad input",
+    401: "No valid credentials",
+    403: "Forbidden (scope, private or protected note)",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Exists or conflict",
+    410: "The proposal expired",
     412: "Precondition failed (stale If-Match or If-None-Match: * on an existing note)",
-    413: "Too large", 422: "Contract violation or sandbox refusal",
+    413: "Too large",
+    422: "Contract violation or sandbox refusal",
     428: "Precondition required (If-Match or If-None-Match: *)",
     503: "Busy, or strict mode with a bad tokens file",
-}  # fmt: skip
+}
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "title": "Error",
@@ -58,8 +66,12 @@ def _parameter(p: Param) -> dict[str, Any]:
         schema["minLength"] = 1
     if p.many:
         schema = {"type": "array", "items": schema}
-    out: dict[str, Any] = {"name": p.name, "in": p.where, "required": p.required or
-                           p.where == "path", "schema": schema}  # fmt: skip
+    out: dict[str, Any] = {
+        "name": p.name,
+        "in": p.where,
+        "required": p.required or p.where == "path",
+        "schema": schema,
+    }
     if p.description:
         out["description"] = p.description
     return out
@@ -90,13 +102,25 @@ def _operation(op: Op, components: dict[str, Any]) -> dict[str, Any]:
     }
     params = [_parameter(p) for p in op.params]
     if op.precondition:
-        params.append({"name": "If-Match", "in": "header", "required": False,
-                       "schema": {"type": "string"},
-                       "description": 'The revision you read, quoted: "<revision>".'})  # fmt: skip
+        params.append(
+            {
+                "name": "If-Match",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": 'The revision you read, quoted: "<revision>".',
+            }
+        )
     if op.etag and op.method == "PUT":
-        params.append({"name": "If-None-Match", "in": "header", "required": False,
-                       "schema": {"type": "string", "enum": ["*"]},
-                       "description": "* to create a new note only."})  # fmt: skip
+        params.append(
+            {
+                "name": "If-None-Match",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "string", "enum": ["*"]},
+                "description": "* to create a new note only.",
+            }
+        )
     if params:
         item["parameters"] = params
     if op.body is not None:

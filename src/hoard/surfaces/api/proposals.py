@@ -13,23 +13,45 @@ from hoard.core.models import (
 )
 from hoard.surfaces.api.framework import Op, Param
 
-PROPOSAL_ID = Param("proposal_id", str, "The 8-character proposal id.", required=True,
-                    where="path")  # fmt: skip
+PROPOSAL_ID = Param("proposal_id", str, "The 8-character proposal id.", required=True, where="path")
 Confirmed = WriteResult | FileNoteResult | ArchiveResult | RestoreResult
 
 
 def proposal_ops(hoard: Hoard) -> list[Op]:
     writes = hoard.writes
     return [
-        Op("GET", "/proposals", "proposals", "Pending proposals with their diffs.",
-           "proposals", lambda c: writes.proposals(caller=c.caller), {200: ProposalsResult}),
-        Op("POST", "/proposals/{proposal_id}/confirm", "confirm",
-           "Apply a proposal after re-running every gate against the note as it is now "
-           "(confirm scope).", "proposals",
-           lambda c: writes.confirm(c.params["proposal_id"], caller=c.caller), {200: Confirmed},
-           (PROPOSAL_ID,), errors=(400, 403, 404, 409, 410, 413, 422)),
-        Op("POST", "/proposals/{proposal_id}/reject", "reject",
-           "Drop a pending proposal; nothing is written.", "proposals",
-           lambda c: writes.reject(c.params["proposal_id"], caller=c.caller), {200: RejectResult},
-           (PROPOSAL_ID,), errors=(400, 403, 404, 410)),
-    ]  # fmt: skip
+        Op(
+            method="GET",
+            path="/proposals",
+            op_id="proposals",
+            summary="Pending proposals with their diffs.",
+            tag="proposals",
+            handler=lambda c: writes.proposals(caller=c.caller),
+            ok={200: ProposalsResult},
+        ),
+        Op(
+            method="POST",
+            path="/proposals/{proposal_id}/confirm",
+            op_id="confirm",
+            summary=(
+                "Apply a proposal after re-running every gate against the note as it is now "
+                "(confirm scope)."
+            ),
+            tag="proposals",
+            handler=lambda c: writes.confirm(c.params["proposal_id"], caller=c.caller),
+            ok={200: Confirmed},
+            params=(PROPOSAL_ID,),
+            errors=(400, 403, 404, 409, 410, 413, 422),
+        ),
+        Op(
+            method="POST",
+            path="/proposals/{proposal_id}/reject",
+            op_id="reject",
+            summary="Drop a pending proposal; nothing is written.",
+            tag="proposals",
+            handler=lambda c: writes.reject(c.params["proposal_id"], caller=c.caller),
+            ok={200: RejectResult},
+            params=(PROPOSAL_ID,),
+            errors=(400, 403, 404, 410),
+        ),
+    ]

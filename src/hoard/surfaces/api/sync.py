@@ -10,16 +10,34 @@ from hoard.surfaces.api.framework import Op, Param
 def sync_ops(hoard: Hoard) -> list[Op]:
     sync = hoard.sync
     return [
-        Op("GET", "/sync", "sync_status",
-           "The vault's standing with its git remote: last pull and push, unpushed commits, "
-           "open conflicts, the last error.", "sync",
-           lambda c: sync.status(caller=c.caller), {200: SyncStatus}, ()),
-        Op("POST", "/sync", "sync_now",
-           "Pull the remote through the write path, then push hoard's commits; the result "
-           "says what moved and carries the status after the run (error: why it failed).",
-           "sync",
-           lambda c: sync.sync(accept_remote=bool(c.params["accept_remote"]), caller=c.caller),
-           {200: SyncRunResult},
-           (Param("accept_remote", bool, "Accept a remote that rewrote its history.", False),),
-           None, (400, 403)),
-    ]  # fmt: skip
+        Op(
+            method="GET",
+            path="/sync",
+            op_id="sync_status",
+            summary=(
+                "The vault's standing with its git remote: last pull and push, unpushed "
+                "commits, open conflicts, the last error."
+            ),
+            tag="sync",
+            handler=lambda c: sync.status(caller=c.caller),
+            ok={200: SyncStatus},
+        ),
+        Op(
+            method="POST",
+            path="/sync",
+            op_id="sync_now",
+            summary=(
+                "Pull the remote through the write path, then push hoard's commits; the result "
+                "says what moved and carries the status after the run (error: why it failed)."
+            ),
+            tag="sync",
+            handler=lambda c: sync.sync(
+                accept_remote=bool(c.params["accept_remote"]), caller=c.caller
+            ),
+            ok={200: SyncRunResult},
+            params=(
+                Param("accept_remote", bool, "Accept a remote that rewrote its history.", False),
+            ),
+            errors=(400, 403),
+        ),
+    ]

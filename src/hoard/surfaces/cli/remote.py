@@ -33,9 +33,22 @@ from hoard.surfaces.cli import edits, reads, writes
 from hoard.surfaces.cli.common import EXIT_ERROR, EXIT_OK
 
 REMOTE_COMMANDS = (
-    "search", "read", "list", "links", "run-js", "history", "proposals", "confirm", "reject",
-    "restore", "edit", "mv", "tags", "write", "archive",
-)  # fmt: skip
+    "search",
+    "read",
+    "list",
+    "links",
+    "run-js",
+    "history",
+    "proposals",
+    "confirm",
+    "reject",
+    "restore",
+    "edit",
+    "mv",
+    "tags",
+    "write",
+    "archive",
+)
 
 
 class Refused(Exception):
@@ -169,8 +182,9 @@ def _dispatch(args: argparse.Namespace, api: ApiClient) -> int:
         data = api.call("POST", f"/proposals/{args.proposal_id}/reject")
         _show(args, data, f"rejected {data['proposal_id']}")
     else:
-        data = api.call("POST", "/restore", body={"revision_id": args.revision_id,
-                                                  "path": args.path})  # fmt: skip
+        data = api.call(
+            "POST", "/restore", body={"revision_id": args.revision_id, "path": args.path}
+        )
         _show(args, data, f"{data['status']} {data['path']} from {data['revision_id']}")
     return EXIT_OK
 

@@ -24,6 +24,14 @@ When = Annotated[
     str | None,
     Field(description="ISO 8601 date or date-time; no zone means UTC."),
 ]
+Until = Annotated[
+    str | None,
+    Field(description="End of validity (exclusive; a bare date covers that day)."),
+]
+Supersedes = Annotated[
+    str | None,
+    Field(description="The claim_id this one replaces (same subject/property/scope)."),
+]
 
 # Reads check files on disk every time: not idempotent in the hint's sense of "same answer".
 CHECKS = ToolAnnotations(
@@ -64,19 +72,20 @@ def register_claim_tools(mcp: ToolHost) -> None:
         ctx: Context,
         scope: Scope = "global",
         valid_from: When = None,
-        valid_until: Annotated[
-            str | None,
-            Field(description="End of validity (exclusive; a bare date covers that day)."),
-        ] = None,
-        supersedes: Annotated[
-            str | None,
-            Field(description="The claim_id this one replaces (same subject/property/scope)."),
-        ] = None,
+        valid_until: Until = None,
+        supersedes: Supersedes = None,
     ) -> ClaimRecordResult:
         return honesty.claims.record(
-            subject, property, value, source_path, scope, valid_from, valid_until, supersedes,
+            subject,
+            property,
+            value,
+            source_path,
+            scope,
+            valid_from,
+            valid_until,
+            supersedes,
             caller=mcp.caller_of(ctx),
-        )  # fmt: skip
+        )
 
     @tool_result
     def claim_get(

@@ -80,13 +80,13 @@ class Consent:
             )
         asked = [s for s in params.get("scopes") or [] if isinstance(s, str)]
         form = Form(
-            request_id,
-            name,
-            params["redirect_uri"],
-            asked,
-            set(asked) & set(OAUTH_SCOPES) or {"read"},
-            "propose",
-            _default_caller(name),
+            request_id=request_id,
+            client=name,
+            redirect=params["redirect_uri"],
+            asked=asked,
+            chosen=set(asked) & set(OAUTH_SCOPES) or {"read"},
+            mode="propose",
+            caller=_default_caller(name),
         )
         if signed_in is not None:
             form.who, form.csrf = signed_in
@@ -131,13 +131,13 @@ class Consent:
     ) -> Form:
         asked = [s for s in params.get("scopes") or [] if isinstance(s, str)]
         return Form(
-            request_id,
-            name,
-            params["redirect_uri"],
-            asked,
-            {s for s in data.getlist("scopes") if isinstance(s, str)},
-            field.get("write_mode", "propose"),
-            field.get("caller", "").strip(),
+            request_id=request_id,
+            client=name,
+            redirect=params["redirect_uri"],
+            asked=asked,
+            chosen={s for s in data.getlist("scopes") if isinstance(s, str)},
+            mode=field.get("write_mode", "propose"),
+            caller=field.get("caller", "").strip(),
             read=field.get("read", "").strip(),
             write=field.get("write", "").strip(),
         )

@@ -320,14 +320,14 @@ class HoardOAuth:
             self.store.save_token(
                 token,
                 IssuedToken(
-                    kind,
-                    grant_id,
-                    client_id,
-                    caller,
-                    caller_digest,
-                    tuple(scopes),
-                    now + ttl,
-                    resource,
+                    kind=kind,
+                    grant_id=grant_id,
+                    client_id=client_id,
+                    caller=caller,
+                    caller_digest=caller_digest,
+                    scopes=tuple(scopes),
+                    expires_at=now + ttl,
+                    resource=resource,
                 ),
             )
         return OAuthToken(

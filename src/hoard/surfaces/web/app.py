@@ -85,7 +85,9 @@ def build_web(
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HoardError: _hoard_error})
-    app.state.web = Web(hoard, sessions, desk, templates, show_private)
+    app.state.web = Web(
+        hoard=hoard, sessions=sessions, desk=desk, templates=templates, show_private=show_private
+    )
     style = (STATIC / "hoard.css").read_text(encoding="utf-8")
     # The sign-in page inlines the stylesheet (a signed-out visitor gets no /static file), so
     # its bytes must reach the page exactly as hashed for the CSP: never HTML-escaped.

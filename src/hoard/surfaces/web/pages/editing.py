@@ -80,9 +80,12 @@ async def new_page(request: Request) -> Response:
     folder = request.query_params.get("folder", "").strip("/")
     path = request.query_params.get("path", "") or (folder + "/" if folder else "") + "new-note.md"
     return _editor(
-        request, path=path, content=template_for(path.rpartition("/")[0]), revision="",
+        request,
+        path=path,
+        content=template_for(path.rpartition("/")[0]),
+        revision="",
         creating=True,
-    )  # fmt: skip
+    )
 
 
 async def save(request: Request) -> Response:
@@ -109,9 +112,14 @@ async def save(request: Request) -> Response:
     response = RedirectResponse(note_href(result.path), status_code=303)
     secure = request.url.scheme == "https" or bool(request.app.state.secure_cookies)
     response.set_cookie(
-        SAVED_COOKIE, quote(result.path, safe=""), max_age=60, httponly=True,
-        samesite="strict", secure=secure, path="/",
-    )  # fmt: skip
+        SAVED_COOKIE,
+        quote(result.path, safe=""),
+        max_age=60,
+        httponly=True,
+        samesite="strict",
+        secure=secure,
+        path="/",
+    )
     return response
 
 
