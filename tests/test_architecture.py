@@ -392,3 +392,97 @@ def test_a_module_named_to_import_module_counts_as_an_import_inside_a_function()
 def test_the_cycle_finder_finds_a_cycle_and_nothing_else() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycles(graph) == [["a", "b", "c"]]
+
+
+BENCH = SRC.parent / "bench"
+MAX_POSITIONAL_RECORD_ARGS = 4
+"""A record (dataclass or NamedTuple) built from five or more values names them: positional
+arguments past four are a row of values whose order only the class definition tells."""
+
+
+def _is_record(node: ast.ClassDef) -> bool:
+    def name(e: ast.expr) -> str:
+        e = e.func if isinstance(e, ast.Call) else e
+        return e.attr if isinstance(e, ast.Attribute) else getattr(e, "id", "")
+
+    return any(name(d) == "dataclass" for d in node.decorator_list) or any(
+        name(b) == "NamedTuple" for b in node.bases
+    )
+
+
+@functools.cache
+def _code_modules() -> tuple[tuple[str, Path], ...]:
+    """Every module of the package and of the benchmarks (a bench script by its file name,
+    as its neighbours import it)."""
+    return (*_modules(), *((p.stem, p) for p in sorted(BENCH.rglob("*.py"))))
+
+
+@functools.cache
+def record_classes() -> frozenset[tuple[str, str]]:
+    """``(module, class)`` of each dataclass and NamedTuple defined in the code."""
+    return frozenset(
+        (module, node.name)
+        for module, path in _code_modules()
+        for node in ast.walk(parsed(path))
+        if isinstance(node, ast.ClassDef) and _is_record(node)
+    )
+
+
+def positional_records(
+    module: str, tree: ast.Module, records: frozenset[tuple[str, str]]
+) -> Iterator[str]:
+    """``line Class(n)`` for each record built from more positional values than
+    :data:`MAX_POSITIONAL_RECORD_ARGS`. A name is resolved to a class defined in ``module`` or
+    imported from another module of the code (``cls`` to its enclosing class). Allowed: a call
+    that unpacks a sequence (``Row(*row)``), which builds a NamedTuple from a database row in
+    the order of its columns."""
+    names = {n.name: (module, n.name) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.update({a.asname or a.name: (node.module, a.name) for a in node.names})
+
+    def walk(node: ast.AST, enclosing: tuple[str, str] | None) -> Iterator[str]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+                called = enclosing if child.func.id == "cls" else names.get(child.func.id)
+                many = len(child.args) > MAX_POSITIONAL_RECORD_ARGS
+                unpacks = any(isinstance(a, ast.Starred) for a in child.args)
+                if called in records and many and not unpacks:
+                    yield f"{child.lineno} {child.func.id}({len(child.args)})"
+            inner = (module, child.name) if isinstance(child, ast.ClassDef) else enclosing
+            yield from walk(child, inner)
+
+    yield from walk(tree, None)
+
+
+def test_records_of_five_or_more_fields_are_built_with_keywords() -> None:
+    records = record_classes()
+    found = [
+        f"{path.relative_to(SRC.parent)}:{where}"
+        for module, path in _code_modules()
+        for where in positional_records(module, parsed(path), records)
+    ]
+    assert found == []
+
+
+def test_the_record_check_finds_positional_values_and_lets_names_and_rows_through() -> None:
+    source = (
+        "from hoard.x import Seen\n"
+        "@dataclass\nclass Span:\n    a: int\n"
+        "    @classmethod\n    def of(cls): return cls(1, 2, 3, 4, 5)\n"
+        "Span(1, 2, 3, 4, 5)\nSpan(1, 2, 3, 4, e=5)\nSpan(*row)\nSeen(1, 2, 3, 4, 5, 6)\n"
+        "Other(1, 2, 3, 4, 5)\n"
+    )
+    records = frozenset({("m", "Span"), ("hoard.x", "Seen")})
+    found = sorted(positional_records("m", ast.parse(source), records))
+    assert found == ["10 Seen(6)", "6 cls(5)", "7 Span(5)"]
+
+
+def test_no_line_of_the_code_is_kept_from_the_formatter() -> None:
+    kept = [
+        f"{path.relative_to(SRC.parent)}:{n}"
+        for _, path in _code_modules()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "# fmt: skip" in line or "# fmt: off" in line
+    ]
+    assert kept == []

@@ -25,7 +25,16 @@ def opened(path: Path) -> OAuthStore:
 
 
 def issued(kind: str, grant: str) -> IssuedToken:
-    return IssuedToken(kind, grant, "client", "web", "d", ("read",), time.time() + 60, None)
+    return IssuedToken(
+        kind=kind,
+        grant_id=grant,
+        client_id="client",
+        caller="web",
+        caller_digest="d",
+        scopes=("read",),
+        expires_at=time.time() + 60,
+        resource=None,
+    )
 
 
 def test_a_store_of_the_earlier_schema_is_upgraded_and_keeps_its_tokens(tmp_path: Path) -> None:

@@ -189,8 +189,9 @@ def test_a_summary_registered_on_one_replica_is_known_stale_on_the_other_once_it
     a.writes.write("tech/summary.md", note_text("Summary", "okapi summary"), caller=OWNER)
     a.honesty.syntheses.register("tech/summary.md", ["tech/source.md"], caller=OWNER)
     current = a.reading.read("tech/source.md", caller=OWNER).revision
-    a.writes.write("tech/source.md", note_text("Source", "okapi facts, revised"), current,
-                   caller=OWNER)  # fmt: skip
+    a.writes.write(
+        "tech/source.md", note_text("Source", "okapi facts, revised"), current, caller=OWNER
+    )
 
     def stale_on_b() -> bool:
         b.maintenance.reindex()

@@ -65,7 +65,13 @@ def test_a_conflict_sibling_is_named_beside_its_note_and_leads_back_to_it() -> N
     assert conflict_of("tech/hue.md") is None
 
 
-MARK = ConflictMark("tech/hue.md", "a1" * 32, "b2" * 32, "c" * 40, "d" * 40)
+MARK = ConflictMark(
+    path="tech/hue.md",
+    local_revision="a1" * 32,
+    remote_revision="b2" * 32,
+    local_commit="c" * 40,
+    remote_commit="d" * 40,
+)
 
 
 def test_a_kept_copy_names_both_revisions_and_keeping_it_removes_exactly_those_fields() -> None:

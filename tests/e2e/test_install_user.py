@@ -53,10 +53,22 @@ def test_make_install_user_links_a_hoard_that_starts_with_a_bare_path(tmp_path: 
     bare = {"HOME": str(home), "PATH": BARE_PATH, "LANG": "C.UTF-8"}
 
     done = subprocess.run(
-        ["make", "-C", str(ROOT), "--no-print-directory", "install-user", "PYTHON=python3",
-         f"HOARD_SOURCE={wheel}", "PIP_ARGS=--no-deps --no-index"],
-        capture_output=True, text=True, env=bare, timeout=600, check=False,
-    )  # fmt: skip
+        [
+            "make",
+            "-C",
+            str(ROOT),
+            "--no-print-directory",
+            "install-user",
+            "PYTHON=python3",
+            f"HOARD_SOURCE={wheel}",
+            "PIP_ARGS=--no-deps --no-index",
+        ],
+        capture_output=True,
+        text=True,
+        env=bare,
+        timeout=600,
+        check=False,
+    )
 
     assert done.returncode == 0, done.stdout + done.stderr
     link = home / ".local" / "bin" / "hoard"
@@ -71,6 +83,10 @@ def test_make_install_user_links_a_hoard_that_starts_with_a_bare_path(tmp_path: 
     assert started.stdout.strip() == f"hoard {__version__}"
     where = subprocess.run(
         [str(venv / "bin" / "python"), "-c", "import hoard; print(hoard.__file__)"],
-        capture_output=True, text=True, env=bare, timeout=60, check=True,
-    ).stdout  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=bare,
+        timeout=60,
+        check=True,
+    ).stdout
     assert where.startswith(str(venv)), where

@@ -41,10 +41,22 @@ class Replica:
         self.port = free_port()
         with (self.state.parent / f"{self.name}.log").open("ab") as log:
             self.proc = subprocess.Popen(
-                [str(self.hoard_bin), "serve", "--vault", str(self.vault), "--state-dir",
-                 str(self.state), "--http", f"127.0.0.1:{self.port}", "--replica", self.name],
-                stdout=log, stderr=log, env=self.env,
-            )  # fmt: skip
+                [
+                    str(self.hoard_bin),
+                    "serve",
+                    "--vault",
+                    str(self.vault),
+                    "--state-dir",
+                    str(self.state),
+                    "--http",
+                    f"127.0.0.1:{self.port}",
+                    "--replica",
+                    self.name,
+                ],
+                stdout=log,
+                stderr=log,
+                env=self.env,
+            )
         wait_until(self._answers, timeout=START_TIMEOUT_S)
 
     def _answers(self) -> bool:
@@ -91,9 +103,12 @@ class Team:
     def hoard(self, *args: str) -> subprocess.CompletedProcess[str]:
         """A ``hoard`` command against the same store (e.g. ``token revoke``)."""
         return subprocess.run(
-            [str(self.hoard_bin), *args], capture_output=True, text=True, env=self.env,
+            [str(self.hoard_bin), *args],
+            capture_output=True,
+            text=True,
+            env=self.env,
             timeout=120,
-        )  # fmt: skip
+        )
 
 
 def shared_vault(root: Path) -> Path:
@@ -111,10 +126,21 @@ def team(tmp_path: Path, pg_store: str, hoard_bin: Path) -> Iterator[Team]:
     vault = shared_vault(tmp_path / "vault")
     env = hoard_env(tmp_path) | {"HOARD_STORE_URL": pg_store}
     made = subprocess.run(
-        [str(hoard_bin), "token", "add", "team", "--scopes",
-         "read,write,confirm,maintenance,admin", "--write-mode", "direct"],
-        capture_output=True, text=True, env=env, timeout=120,
-    )  # fmt: skip
+        [
+            str(hoard_bin),
+            "token",
+            "add",
+            "team",
+            "--scopes",
+            "read,write,confirm,maintenance,admin",
+            "--write-mode",
+            "direct",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert made.returncode == 0, made.stderr
     token = made.stdout.strip()
     replicas = [

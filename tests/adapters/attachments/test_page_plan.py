@@ -29,8 +29,21 @@ def filled_store(tmp_path: Path) -> AttachmentStore:
         if n == 17:
             pages.append("axolotl axolotl in the river")
         sha = f"{n:064x}"
-        store.put_text(Extracted(sha, tuple(pages), None, "", False))
-        store.put_file(FileRow(f"papers/f{n}.txt", 1, 1, sha, "text", None, ""), "papers")
+        store.put_text(
+            Extracted(sha256=sha, pages=tuple(pages), problem=None, detail="", truncated=False)
+        )
+        store.put_file(
+            FileRow(
+                path=f"papers/f{n}.txt",
+                mtime_ns=1,
+                size=1,
+                sha256=sha,
+                kind="text",
+                problem=None,
+                detail="",
+            ),
+            "papers",
+        )
     return store
 
 

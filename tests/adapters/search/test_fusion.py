@@ -91,7 +91,14 @@ def test_the_page_is_the_one_every_semantic_row_read_would_give(
     semantic = tuple(sorted(zip(near, cosines, strict=True), key=lambda pc: -pc[1]))
     visible = (lambda p: p not in hidden) if hidden else None
     req = SearchRequest(
-        "apple", limit, None, "natural", visible, None, nearest_found(semantic), weight
+        query="apple",
+        limit=limit,
+        folder=None,
+        mode="natural",
+        visible=visible,
+        filters=None,
+        semantic=nearest_found(semantic),
+        semantic_weight=weight,
     )
     search = dataclasses.replace(SearchConfig(), folder_weights=WEIGHTS, folder_cap=cap)
     conn = hoard.index.reader()

@@ -172,9 +172,14 @@ def test_validity_windows_answer_expired_outside_and_current_inside(
 ) -> None:
     edit_note("a.md", "The 2025 plan")
     honesty.claims.record(
-        "plan", "owner", "ana", "a.md", valid_from="2025-01-01", valid_until="2025-12-31",
+        "plan",
+        "owner",
+        "ana",
+        "a.md",
+        valid_from="2025-01-01",
+        valid_until="2025-12-31",
         caller=writer,
-    )  # fmt: skip
+    )
 
     def status(at: str) -> str:
         return honesty.claims.get("plan", "owner", at=at, caller=writer).status

@@ -74,7 +74,12 @@ def test_links_to_a_missing_heading_or_block_are_broken(lamp, write_note, open_h
     )
     r = open_hoard().reading.links("log.md", caller=OWNER)
     broken = {o.heading: o.broken for o in r.outgoing}
-    assert broken == {"Setup": False, "^fix": False, "Gone": True, "^nope": True,
-                      "Setup#Wiring": False}  # fmt: skip
+    assert broken == {
+        "Setup": False,
+        "^fix": False,
+        "Gone": True,
+        "^nope": True,
+        "Setup#Wiring": False,
+    }
     assert all(o.resolved_path == "tech/lamp.md" for o in r.outgoing)
     assert r.broken == ["lamp#Gone", "lamp#^nope"]

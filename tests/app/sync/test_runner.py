@@ -28,8 +28,13 @@ def serving(site: Site, tmp_path: Path) -> Iterator[Callable[[str], Hoard]]:
         config = load_config(vault)
         git_config = dataclasses.replace(config.git, pull_every_s=1)
         # each clone is a vault of its own, one process each: it may always sync
-        h = Hoard(vault, tmp_path / f"state-{name}", dataclasses.replace(config, git=git_config),
-                  watch=True, sync_permit=SingleProcess())  # fmt: skip
+        h = Hoard(
+            vault,
+            tmp_path / f"state-{name}",
+            dataclasses.replace(config, git=git_config),
+            watch=True,
+            sync_permit=SingleProcess(),
+        )
         opened.append(h)
         return h
 

@@ -80,8 +80,15 @@ def test_tokens_are_added_shown_once_listed_without_secrets_and_revoked(api: Api
 
 def test_claims_are_recorded_listed_and_rechecked(api: Api) -> None:
     c = api.client("writer")
-    r = c.post("/claims", json={"subject": "hub", "property": "firmware", "value": "1.2",
-                                "source_path": "tech/hub.md"})  # fmt: skip
+    r = c.post(
+        "/claims",
+        json={
+            "subject": "hub",
+            "property": "firmware",
+            "value": "1.2",
+            "source_path": "tech/hub.md",
+        },
+    )
     assert r.status_code == 201, r.text
     assert r.json()["claim_id"]
     got = c.get("/claims/hub/firmware").json()
@@ -179,9 +186,10 @@ def test_a_second_resolver_names_the_caller_and_its_csrf_check_guards_writes(
 def test_a_body_over_the_cap_is_413_and_nothing_is_written(guarded: Api) -> None:
     big = note("Big", "x" * 5000)
     r = guarded.client("writer").put(
-        "/notes/tech/big.md", content=big.encode(),
+        "/notes/tech/big.md",
+        content=big.encode(),
         headers={"If-None-Match": "*", "Content-Type": "text/markdown"},
-    )  # fmt: skip
+    )
     assert r.status_code == 413
     assert r.json()["error"] == "too_large"
     assert not Path(guarded.vault / "tech" / "big.md").exists()
@@ -191,9 +199,10 @@ def test_a_markdown_body_starting_with_a_bracket_is_not_taken_for_a_json_rpc_bat
     guarded: Api,
 ) -> None:
     r = guarded.client("writer").put(
-        "/notes/personal-notes/links.md", content=b"[[hub]] and more\n",
+        "/notes/personal-notes/links.md",
+        content=b"[[hub]] and more\n",
         headers={"If-None-Match": "*", "Content-Type": "text/markdown"},
-    )  # fmt: skip
+    )
     assert r.status_code == 201, r.text
 
 

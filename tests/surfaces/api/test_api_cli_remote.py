@@ -49,9 +49,10 @@ def test_proposals_are_listed_and_rejected_through_the_server(
     remote: list[str], capsys: pytest.CaptureFixture[str], api: Api
 ) -> None:
     made = api.client("proposer").put(
-        "/notes/tech/remote.md", json={"content": note("Remote", "From afar.")},
+        "/notes/tech/remote.md",
+        json={"content": note("Remote", "From afar.")},
         headers={"If-None-Match": "*"},
-    )  # fmt: skip
+    )
     pid = made.json()["proposal_id"]
     assert run([*remote, "proposals"]) == 0
     assert pid in capsys.readouterr().out
@@ -77,13 +78,26 @@ def test_edit_mv_and_tags_through_the_server(
 ) -> None:
     writer = _as(api, tmp_path, "writer")
     made = api.client("writer").put(
-        "/notes/tech/remote-edit.md", json={"content": note("Remote edit", "Body.")},
+        "/notes/tech/remote-edit.md",
+        json={"content": note("Remote edit", "Body.")},
         headers={"If-None-Match": "*"},
-    )  # fmt: skip
+    )
     assert made.status_code == 201, made.text
     file = api.vault / "tech" / "remote-edit.md"
-    assert run([*writer, "edit", "tech/remote-edit.md", "--append", "Appended from afar.",
-                "--tag", "remote"]) == 0  # fmt: skip
+    assert (
+        run(
+            [
+                *writer,
+                "edit",
+                "tech/remote-edit.md",
+                "--append",
+                "Appended from afar.",
+                "--tag",
+                "remote",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("written tech/remote-edit.md")
     assert "Appended from afar." in file.read_text() and "remote" in file.read_text()
     assert run([*writer, "mv", "tech/remote-edit.md", "life/remote-edit.md", "--dry-run"]) == 0
@@ -102,8 +116,10 @@ def test_a_remote_edit_of_a_proposer_is_a_proposal_and_a_stale_revision_is_refus
     before = (api.vault / "tech" / "hub.md").read_bytes()
     assert run([*remote, "edit", "tech/hub.md", "--append", "proposed line"]) == 0
     assert capsys.readouterr().out.startswith("proposed tech/hub.md: proposal ")
-    assert run([*remote, "edit", "tech/hub.md", "--append", "x", "--revision", "0" * 64,
-                "--json"]) == 2  # fmt: skip
+    assert (
+        run([*remote, "edit", "tech/hub.md", "--append", "x", "--revision", "0" * 64, "--json"])
+        == 2
+    )
     assert json.loads(capsys.readouterr().out)["error"] == "conflict"
     assert (api.vault / "tech" / "hub.md").read_bytes() == before
 

@@ -83,9 +83,12 @@ def test_a_patch_dry_run_answers_the_diff_and_changes_nothing(api: Api) -> None:
     file = _create(api, "tech/patch-dry.md", note("Dry", "Body."))
     before = file.read_bytes()
     r = _patch(
-        api.client("writer"), "tech/patch-dry.md", [{"op": "append", "text": "later"}],
-        _tag(file), "?dry_run=1",
-    )  # fmt: skip
+        api.client("writer"),
+        "tech/patch-dry.md",
+        [{"op": "append", "text": "later"}],
+        _tag(file),
+        "?dry_run=1",
+    )
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "dry_run"
     assert "+later" in r.json()["diff"]
@@ -96,9 +99,11 @@ def test_a_proposers_patch_is_202_a_proposal_that_a_confirm_applies(api: Api) ->
     file = _create(api, "tech/patch-prop.md", note("Prop", "Body."))
     before = file.read_bytes()
     r = _patch(
-        api.client("proposer"), "tech/patch-prop.md", [{"op": "prepend", "text": "First."}],
+        api.client("proposer"),
+        "tech/patch-prop.md",
+        [{"op": "prepend", "text": "First."}],
         _tag(file),
-    )  # fmt: skip
+    )
     assert r.status_code == 202, r.text
     proposal = r.json()
     assert proposal["status"] == "proposed" and proposal["proposal_id"]
@@ -112,9 +117,11 @@ def test_a_patch_that_breaks_the_contract_is_422_listing_the_violation(api: Api)
     file = _create(api, "tech/patch-contract.md", note("Contract", "Body."))
     before = file.read_bytes()
     r = _patch(
-        api.client("writer"), "tech/patch-contract.md",
-        [{"op": "remove_fields", "keys": ["title"]}], _tag(file),
-    )  # fmt: skip
+        api.client("writer"),
+        "tech/patch-contract.md",
+        [{"op": "remove_fields", "keys": ["title"]}],
+        _tag(file),
+    )
     assert r.status_code == 422, r.text
     assert r.json()["error"] == "contract_violation"
     assert any(v.get("field") == "title" for v in r.json()["violations"])
@@ -125,13 +132,21 @@ def test_a_missing_heading_is_404_and_a_repeated_one_409_ambiguous(api: Api) -> 
     file = _create(api, "tech/patch-heads.md", note("Heads", "## A\n\nx\n\n## A\n\ny\n"))
     before = file.read_bytes()
     c = api.client("writer")
-    r = _patch(c, "tech/patch-heads.md", [{"op": "append_to_section", "heading": "Nope",
-                                           "text": "z"}], _tag(file))  # fmt: skip
+    r = _patch(
+        c,
+        "tech/patch-heads.md",
+        [{"op": "append_to_section", "heading": "Nope", "text": "z"}],
+        _tag(file),
+    )
     assert r.status_code == 404
     assert r.json()["error"] == "not_found"
     assert r.json()["heading"] == "Nope"
-    r = _patch(c, "tech/patch-heads.md", [{"op": "replace_section", "heading": "A",
-                                           "text": "z"}], _tag(file))  # fmt: skip
+    r = _patch(
+        c,
+        "tech/patch-heads.md",
+        [{"op": "replace_section", "heading": "A", "text": "z"}],
+        _tag(file),
+    )
     assert r.status_code == 409
     assert r.json()["error"] == "ambiguous"
     assert r.json()["edit"] == 0
@@ -148,8 +163,9 @@ def test_malformed_edit_lists_are_400_and_a_count_mismatch_names_the_edit(api: A
         assert r.json()["error"] == "invalid_argument"
     r = c.patch("/notes/tech/patch-bad.md", json={"edit": []}, headers={"If-Match": _tag(file)})
     assert r.status_code == 400
-    r = _patch(c, "tech/patch-bad.md", [{"op": "find_replace", "find": "one", "replace": "1"}],
-               _tag(file))  # fmt: skip
+    r = _patch(
+        c, "tech/patch-bad.md", [{"op": "find_replace", "find": "one", "replace": "1"}], _tag(file)
+    )
     assert r.status_code == 400
     assert r.json()["found"] == 2 and r.json()["expected_count"] == 1
     assert file.read_bytes() == before
@@ -177,9 +193,10 @@ def test_a_move_rewrites_the_links_and_both_indexes_200(api: Api) -> None:
     index = api.vault / "tech" / "_INDEX.md"
     index.write_text(index.read_text(encoding="utf-8") + "- [[lamp]]\n", encoding="utf-8")
     r = api.client("writer").post(
-        "/notes/tech/lamp.md/move", json={"new_path": "life/lamp.md"},
+        "/notes/tech/lamp.md/move",
+        json={"new_path": "life/lamp.md"},
         headers={"If-Match": _tag(file)},
-    )  # fmt: skip
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["status"] == "moved" and body["new_path"] == "life/lamp.md"
@@ -199,9 +216,10 @@ def test_a_move_onto_a_taken_path_is_409_and_changes_nothing(api: Api) -> None:
     other = _create(api, "tech/clash-b.md", note("Clash B", "b"))
     before = (file.read_bytes(), other.read_bytes())
     r = api.client("writer").post(
-        "/notes/tech/clash-a.md/move", json={"new_path": "tech/clash-b.md"},
+        "/notes/tech/clash-a.md/move",
+        json={"new_path": "tech/clash-b.md"},
         headers={"If-Match": _tag(file)},
-    )  # fmt: skip
+    )
     assert r.status_code == 409, r.text
     assert r.json()["error"] == "exists"
     assert (file.read_bytes(), other.read_bytes()) == before
@@ -213,9 +231,10 @@ def test_a_move_needs_if_match_and_a_stale_one_is_412(api: Api) -> None:
     r = c.post("/notes/tech/mv-pre.md/move", json={"new_path": "life/mv-pre.md"})
     assert r.status_code == 428
     r = c.post(
-        "/notes/tech/mv-pre.md/move", json={"new_path": "life/mv-pre.md"},
+        "/notes/tech/mv-pre.md/move",
+        json={"new_path": "life/mv-pre.md"},
         headers={"If-Match": '"' + "0" * 64 + '"'},
-    )  # fmt: skip
+    )
     assert r.status_code == 412
     assert r.json()["current_revision"] == _sha(file.read_bytes())
     assert file.exists() and not (api.vault / "life" / "mv-pre.md").exists()
@@ -224,17 +243,19 @@ def test_a_move_needs_if_match_and_a_stale_one_is_412(api: Api) -> None:
 def test_a_move_dry_run_lists_the_files_and_a_proposer_gets_202(api: Api) -> None:
     file = _create(api, "tech/mv-dry.md", note("Mv dry", "m"))
     r = api.client("writer").post(
-        "/notes/tech/mv-dry.md/move?dry_run=true", json={"new_path": "life/mv-dry.md"},
+        "/notes/tech/mv-dry.md/move?dry_run=true",
+        json={"new_path": "life/mv-dry.md"},
         headers={"If-Match": _tag(file)},
-    )  # fmt: skip
+    )
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "dry_run"
     assert {f["path"] for f in r.json()["files"]} >= {"tech/mv-dry.md", "life/mv-dry.md"}
     assert file.exists() and not (api.vault / "life" / "mv-dry.md").exists()
     r = api.client("proposer").post(
-        "/notes/tech/mv-dry.md/move", json={"new_path": "life/mv-dry.md"},
+        "/notes/tech/mv-dry.md/move",
+        json={"new_path": "life/mv-dry.md"},
         headers={"If-Match": _tag(file)},
-    )  # fmt: skip
+    )
     assert r.status_code == 202, r.text
     assert r.json()["status"] == "proposed" and r.json()["proposal_id"]
     assert file.exists() and not (api.vault / "life" / "mv-dry.md").exists()

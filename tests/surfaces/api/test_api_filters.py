@@ -66,18 +66,26 @@ def test_an_empty_query_with_filters_lists_matching_notes_newest_first(fields: A
 
 def test_each_filter_alone_and_combined(fields: Api) -> None:
     assert _paths(fields, [("q", ""), ("status", "in-progress"), ("status", "done")]) == [
-        "tasks/ukol.md", "tasks/kettle.md", "tasks/router.md"
-    ]  # fmt: skip
+        "tasks/ukol.md",
+        "tasks/kettle.md",
+        "tasks/router.md",
+    ]
     assert _paths(fields, [("q", ""), ("tag", "homelab"), ("tag", "network")]) == [
         "tasks/router.md"
     ]
     assert _paths(fields, [("q", ""), ("any_tag", "garden"), ("any_tag", "kettle")]) == [
-        "tasks/kettle.md", "ideas/garden.md"
-    ]  # fmt: skip
+        "tasks/kettle.md",
+        "ideas/garden.md",
+    ]
     assert _paths(
-        fields, [("q", ""), ("type", "task"), ("updated_after", "2026-03-01"),
-                 ("updated_before", "2026-04-30")]
-    ) == ["tasks/kettle.md"]  # fmt: skip
+        fields,
+        [
+            ("q", ""),
+            ("type", "task"),
+            ("updated_after", "2026-03-01"),
+            ("updated_before", "2026-04-30"),
+        ],
+    ) == ["tasks/kettle.md"]
     assert _paths(fields, [("q", ""), ("tag", "úkol")]) == ["tasks/ukol.md"]
     assert _paths(fields, [("q", ""), ("tag", "nothing-has-this")]) == []
     assert _paths(fields, [("q", "homelab"), ("status", "done")]) == ["tasks/router.md"]

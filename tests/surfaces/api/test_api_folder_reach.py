@@ -23,9 +23,14 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     with serving(tmp_path_factory.mktemp("reach")) as served:
         made = served.client("owner").post(
             "/admin/tokens",
-            json={"name": "alice", "scopes": ["read", "write"], "write_mode": "direct",
-                  "read": ["tech/**"], "write": ["tech/alice/**"]},
-        )  # fmt: skip
+            json={
+                "name": "alice",
+                "scopes": ["read", "write"],
+                "write_mode": "direct",
+                "read": ["tech/**"],
+                "write": ["tech/alice/**"],
+            },
+        )
         assert made.status_code == 201, made.text
         served.tokens["alice"] = made.json()["token"]
         yield served
@@ -106,9 +111,10 @@ WRITES: dict[str, tuple[str, str, dict[str, Any], bool]] = {
 def test_an_api_write_outside_the_write_folders_is_forbidden(api: Api, case: str) -> None:
     if not (api.vault / "tech" / "alice" / "mine.md").exists():
         made = api.client("alice").put(
-            "/notes/tech/alice/mine.md", json={"content": note("Mine", "Alice's.")},
+            "/notes/tech/alice/mine.md",
+            json={"content": note("Mine", "Alice's.")},
             headers={"If-None-Match": "*"},
-        )  # fmt: skip
+        )
         assert made.status_code == 201, made.text
     method, url, body, needs = WRITES[case]
     source = url.removeprefix("/notes/").split(".md")[0] + ".md"

@@ -12,8 +12,11 @@ def test_recent_lists_a_write_made_over_the_api_and_never_names_a_protected_note
 ) -> None:
     writer = api.client("writer")
     start = api.client("reader").get("/recent").json()
-    r = writer.put("/notes/tech/orient-new.md", content=note("Orient new", "A fresh note."),
-                   headers={"Content-Type": "text/markdown", "If-None-Match": "*"})  # fmt: skip
+    r = writer.put(
+        "/notes/tech/orient-new.md",
+        content=note("Orient new", "A fresh note."),
+        headers={"Content-Type": "text/markdown", "If-None-Match": "*"},
+    )
     assert r.status_code in (200, 201), r.text
     api.hoard.writes.write(
         "secret/plan-two.md", note("Plan two", SECRET_WORD), caller=api.hoard.owner

@@ -23,8 +23,17 @@ def test_a_search_answers_with_the_same_result_object_as_the_tool(api: Api) -> N
     assert r.status_code == 200
     body = r.json()
     assert body["results"][0]["path"] == "tech/hub.md"
-    assert {"query", "engine", "error", "contested", "reranked", "hidden_protected",
-            "took_ms", "results", "warnings"} <= set(body)  # fmt: skip
+    assert {
+        "query",
+        "engine",
+        "error",
+        "contested",
+        "reranked",
+        "hidden_protected",
+        "took_ms",
+        "results",
+        "warnings",
+    } <= set(body)
     assert r.headers["cache-control"] == "no-store"
     assert r.headers["content-type"].startswith("application/json")
 

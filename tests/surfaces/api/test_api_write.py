@@ -75,16 +75,19 @@ def test_creating_over_an_existing_note_is_412_exists(api: Api) -> None:
     )
     assert r.status_code == 412
     assert r.json() | {"message": ""} == {
-        "error": "exists", "message": "", "current_revision": current
-    }  # fmt: skip
+        "error": "exists",
+        "message": "",
+        "current_revision": current,
+    }
 
 
 def test_a_contract_violation_is_422_listing_every_violation(api: Api) -> None:
     bad = "---\ntitle: x\ntype: note\nstatus: ok\ntags: [One]\nupdated: 2026-02-30\n---\nbody\n"
     r = api.client("writer").put(
-        "/notes/tech/bad.md", content=bad.encode(),
+        "/notes/tech/bad.md",
+        content=bad.encode(),
         headers={"If-None-Match": "*", "Content-Type": "text/markdown"},
-    )  # fmt: skip
+    )
     assert r.status_code == 422
     body = r.json()
     assert body["error"] == "contract_violation"
@@ -115,9 +118,10 @@ def test_a_reader_may_not_write_403_forbidden(api: Api) -> None:
 def test_an_existing_private_note_cannot_be_overwritten_403(api: Api) -> None:
     raw = (api.vault / "personal-notes" / "diary.md").read_bytes()
     r = api.client("writer").put(
-        "/notes/personal-notes/diary.md", json={"content": "# Diary\n\nchanged\n"},
+        "/notes/personal-notes/diary.md",
+        json={"content": "# Diary\n\nchanged\n"},
         headers={"If-Match": f'"{_sha(raw)}"'},
-    )  # fmt: skip
+    )
     assert r.status_code == 403
     assert r.json()["error"] == "private_note"
     assert (api.vault / "personal-notes" / "diary.md").read_bytes() == raw
@@ -149,9 +153,10 @@ def test_a_propose_mode_write_is_202_and_a_confirmer_applies_it(api: Api) -> Non
 
 def test_a_rejected_proposal_writes_nothing(api: Api) -> None:
     r = api.client("proposer").put(
-        "/notes/tech/rejected.md", json={"content": note("Rejected", "Not wanted.")},
+        "/notes/tech/rejected.md",
+        json={"content": note("Rejected", "Not wanted.")},
         headers={"If-None-Match": "*"},
-    )  # fmt: skip
+    )
     pid = r.json()["proposal_id"]
     out = api.client("confirmer").post(f"/proposals/{pid}/reject")
     assert out.json() == {"proposal_id": pid, "status": "rejected"}
@@ -162,15 +167,25 @@ def test_archive_needs_if_match_then_preserves_and_restore_recreates(api: Api) -
     c = api.client("owner")
     path = api.vault / "tech" / "retire-me.md"
     text = note("Retire", "Soon gone.")
-    assert c.put("/notes/tech/retire-me.md", json={"content": text},
-                 headers={"If-None-Match": "*"}).status_code == 201  # fmt: skip
+    assert (
+        c.put(
+            "/notes/tech/retire-me.md", json={"content": text}, headers={"If-None-Match": "*"}
+        ).status_code
+        == 201
+    )
     r = c.post("/notes/tech/retire-me.md/archive", json={"reason": "superseded"})
     assert r.status_code == 428
-    stale = c.post("/notes/tech/retire-me.md/archive", json={"reason": "superseded"},
-                   headers={"If-Match": '"beef"'})  # fmt: skip
+    stale = c.post(
+        "/notes/tech/retire-me.md/archive",
+        json={"reason": "superseded"},
+        headers={"If-Match": '"beef"'},
+    )
     assert stale.status_code == 412
-    ok = c.post("/notes/tech/retire-me.md/archive", json={"reason": "superseded"},
-                headers={"If-Match": f'"{_sha(text.encode())}"'})  # fmt: skip
+    ok = c.post(
+        "/notes/tech/retire-me.md/archive",
+        json={"reason": "superseded"},
+        headers={"If-Match": f'"{_sha(text.encode())}"'},
+    )
     assert ok.status_code == 200, ok.text
     assert not path.exists()
     restored = c.post("/restore", json={"revision_id": ok.json()["revision_id"]})

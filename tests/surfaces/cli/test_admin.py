@@ -119,13 +119,21 @@ def test_token_list_never_prints_tokens(run, tokens: Path) -> None:
 
 def test_token_add_confirm_own_is_kept_in_the_tokens_file(run, tokens: Path) -> None:
     code, out, err = run(
-        "token", "add", "helper", "--scopes", "read,write,confirm", "--confirm-own",
-        "--tokens", str(tokens), "--json",
-    )  # fmt: skip
+        "token",
+        "add",
+        "helper",
+        "--scopes",
+        "read,write,confirm",
+        "--confirm-own",
+        "--tokens",
+        str(tokens),
+        "--json",
+    )
     assert code == 0, err
     assert json.loads(out)["confirm_own"] is True
-    _, out, _ = run("token", "add", "plain", "--scopes", "read,write,confirm",
-                    "--tokens", str(tokens), "--json")  # fmt: skip
+    _, out, _ = run(
+        "token", "add", "plain", "--scopes", "read,write,confirm", "--tokens", str(tokens), "--json"
+    )
     assert "confirm_own" not in json.loads(out)
     stored = {e["name"]: e for e in json.loads(tokens.read_text())["callers"]}
     assert stored["helper"]["confirm_own"] is True
@@ -184,9 +192,14 @@ def test_the_console_script_prints_only_the_json_object_on_stdout(
 def grant_args(protected_vault: Path, protected_state: Path, tokens: Path) -> list[str]:
     TokenStore(tokens).add("agent", "read", "propose")
     return [
-        "--vault", str(protected_vault), "--state-dir", str(protected_state),
-        "--tokens", str(tokens), "--json",
-    ]  # fmt: skip
+        "--vault",
+        str(protected_vault),
+        "--state-dir",
+        str(protected_state),
+        "--tokens",
+        str(tokens),
+        "--json",
+    ]
 
 
 def test_grant_refuses_a_caller_that_does_not_exist(run, grant_args: list[str]) -> None:
@@ -256,10 +269,19 @@ def test_grant_without_caller_and_glob_explains_its_usage(run, grant_args: list[
 def test_token_add_limits_a_caller_to_folders_and_old_files_still_load(run, tokens: Path) -> None:
     assert run("token", "add", "old", "--tokens", str(tokens))[0] == 0
     code, out, _ = run(
-        "token", "add", "alice", "--scopes", "read,write",
-        "--read", "team/**,shared/**", "--write", "team/alice/**",
-        "--tokens", str(tokens), "--json",
-    )  # fmt: skip
+        "token",
+        "add",
+        "alice",
+        "--scopes",
+        "read,write",
+        "--read",
+        "team/**,shared/**",
+        "--write",
+        "team/alice/**",
+        "--tokens",
+        str(tokens),
+        "--json",
+    )
     assert code == 0
     printed = json.loads(out)
     assert (printed["read"], printed["write"]) == (["team/**", "shared/**"], ["team/alice/**"])
@@ -276,9 +298,16 @@ def test_token_add_limits_a_caller_to_folders_and_old_files_still_load(run, toke
 
 def test_token_add_refuses_write_folders_outside_the_read_folders(run, tokens: Path) -> None:
     code, _, err = run(
-        "token", "add", "wide", "--read", "team/**", "--write", "other/**",
-        "--tokens", str(tokens),
-    )  # fmt: skip
+        "token",
+        "add",
+        "wide",
+        "--read",
+        "team/**",
+        "--write",
+        "other/**",
+        "--tokens",
+        str(tokens),
+    )
     assert code == 2
     assert "other/**" in err and "outside the read globs" in err
     assert not tokens.exists()

@@ -346,9 +346,14 @@ def test_the_installed_console_script_searches_the_example_vault(example_vault, 
 
 def test_a_long_sections_read_says_how_many_of_its_bytes_remain(cli, example_vault):
     code, out, err = cli(
-        "read", "references/homelab-reading-list.md", "--heading", "networking",
-        "--max-bytes", "10", as_json=False,
-    )  # fmt: skip
+        "read",
+        "references/homelab-reading-list.md",
+        "--heading",
+        "networking",
+        "--max-bytes",
+        "10",
+        as_json=False,
+    )
     _, data, _ = cli("read", "references/homelab-reading-list.md", "--heading", "networking")
     length = data["part"]["end"] - data["part"]["start"]
     assert code == 0 and out == "## Network"

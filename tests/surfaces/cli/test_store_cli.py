@@ -292,9 +292,17 @@ def test_migrate_carries_callers_and_web_sessions_so_tokens_and_cookies_keep_wor
         cookie, _ = sessions.sign_in(admin_token, "browser")
 
     done = hoard_cli(
-        hoard_bin, tmp_path, "store", "migrate", "--from", str(used_state), "--url", pg_url,
-        "--tokens", str(tokens_file),
-    )  # fmt: skip
+        hoard_bin,
+        tmp_path,
+        "store",
+        "migrate",
+        "--from",
+        str(used_state),
+        "--url",
+        pg_url,
+        "--tokens",
+        str(tokens_file),
+    )
 
     assert done.returncode == 0, done.stderr
     monkeypatch.setenv("HOARD_STORE_URL", pg_url)
@@ -307,8 +315,16 @@ def test_migrate_carries_callers_and_web_sessions_so_tokens_and_cookies_keep_wor
         session = sessions.current(cookie)
     assert session is not None
     again = hoard_cli(
-        hoard_bin, tmp_path, "store", "migrate", "--from", str(used_state), "--url", pg_url,
-        "--tokens", str(tokens_file),
-    )  # fmt: skip
+        hoard_bin,
+        tmp_path,
+        "store",
+        "migrate",
+        "--from",
+        str(used_state),
+        "--url",
+        pg_url,
+        "--tokens",
+        str(tokens_file),
+    )
     assert again.returncode != 0
     assert "nothing was copied" in again.stderr

@@ -341,9 +341,13 @@ async def test_a_move_inside_the_write_folders_leaves_readable_linkers_alone_and
     moved = await call(
         hoard,
         "vault_move",
-        {"path": "team/alice/mine.md", "new_path": "team/alice/deep/mine.md",
-         "expected_revision": rev, "dry_run": True},
-    )  # fmt: skip
+        {
+            "path": "team/alice/mine.md",
+            "new_path": "team/alice/deep/mine.md",
+            "expected_revision": rev,
+            "dry_run": True,
+        },
+    )
     assert not moved.is_error, moved.content
     out = moved.structured_content
     assert out["not_rewritten"] == ["team/bob/theirs.md"]

@@ -28,11 +28,19 @@ def get(app: Any, path: str, cookie: str) -> tuple[int, str]:
     """One GET through the ASGI app, in process."""
     raw, _, query = path.partition("?")
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": raw, "raw_path": raw.encode(), "query_string": query.encode(),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": raw,
+        "raw_path": raw.encode(),
+        "query_string": query.encode(),
         "headers": [(b"host", b"127.0.0.1"), (b"cookie", cookie.encode())],
-        "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": "",
-    }  # fmt: skip
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+        "root_path": "",
+    }
     out: dict[str, Any] = {"body": b""}
 
     async def receive() -> Message:

@@ -21,11 +21,25 @@ def _signin_link(hoard_bin: Path, site: Site, *extra: str) -> subprocess.Complet
     # command must: a store a test of the suite on PostgreSQL names is not the site's.
     env = {k: v for k, v in os.environ.items() if k != "HOARD_STORE_URL"}
     return subprocess.run(
-        [str(hoard_bin), "signin-link", "--vault", str(site.vault),
-         "--state-dir", str(site.hoard.state_dir), "--tokens", str(site.tokens.path),
-         "--http", host_port, *extra],
-        capture_output=True, text=True, timeout=120, check=False, env=env,
-    )  # fmt: skip
+        [
+            str(hoard_bin),
+            "signin-link",
+            "--vault",
+            str(site.vault),
+            "--state-dir",
+            str(site.hoard.state_dir),
+            "--tokens",
+            str(site.tokens.path),
+            "--http",
+            host_port,
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
 
 
 def test_signin_link_prints_a_one_time_link_the_running_server_accepts(
