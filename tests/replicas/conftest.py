@@ -38,6 +38,11 @@ class Replica:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        self.spawn()
+        self.wait_ready()
+
+    def spawn(self) -> None:
+        """Start the process; :meth:`wait_ready` waits for it to answer."""
         self.port = free_port()
         with (self.state.parent / f"{self.name}.log").open("ab") as log:
             self.proc = subprocess.Popen(
@@ -57,6 +62,8 @@ class Replica:
                 stderr=log,
                 env=self.env,
             )
+
+    def wait_ready(self) -> None:
         wait_until(self._answers, timeout=START_TIMEOUT_S)
 
     def _answers(self) -> bool:
@@ -148,8 +155,10 @@ def team(tmp_path: Path, pg_store: str, hoard_bin: Path) -> Iterator[Team]:
         for name in ("a", "b")
     ]
     try:
+        for replica in replicas:  # both at once, as a team's replicas may well start
+            replica.spawn()
         for replica in replicas:
-            replica.start()
+            replica.wait_ready()
         yield Team(replicas[0], replicas[1], vault, pg_store, env, hoard_bin)
     finally:
         for replica in replicas:
