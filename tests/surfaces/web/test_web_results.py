@@ -56,3 +56,25 @@ def test_a_palette_entry_shows_the_folder_tags_and_updated(owner_page: Any, site
     assert "tech/" in text and "marsupial" in text and "updated 2026-02-14" in text
     for syntax in ("**", "[[", "##"):
         assert syntax not in text
+
+
+def test_leaving_the_search_field_does_not_ask_again_for_the_answered_results(
+    owner_page: Any, site: Site
+) -> None:
+    """A click on a result first takes the focus from the field; were that to search again,
+    the new results would replace the link between the press and the release of the click,
+    and the click would open nothing."""
+    page = owner_page
+    page.goto(f"{site.url}/")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/search/results" in r.url else None)
+    page.fill("#q", "hue bridge")
+    page.locator('ol.results a.title[href="/n/tech/hue-bridge.md"]').wait_for()
+    page.wait_for_timeout(400)  # any answer still under way for the typed value
+    before = len(asked)
+
+    page.locator("#q").blur()  # as a click elsewhere takes the focus
+    page.wait_for_timeout(600)
+
+    assert before >= 1
+    assert len(asked) == before

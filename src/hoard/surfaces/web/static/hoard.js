@@ -97,6 +97,13 @@
       last.set(el, value);
       el.dispatchEvent(new CustomEvent("hoard:typed", { bubbles: true }));
     });
+    // Its change event (when the field loses focus, as when a result is clicked) would ask
+    // again for what was just answered and replace the results under the pointer: the
+    // click, pressed on the old link and released on the new one, would go nowhere.
+    document.addEventListener("change", function (e) {
+      var el = e.target;
+      if (el && el.hasAttribute && el.hasAttribute("data-min-chars")) { e.stopPropagation(); }
+    }, true);
   }
 
   function copyButtons() {
