@@ -198,6 +198,8 @@ bench-semantic: semantic
 clean:
 	rm -rf $(VENV) .state .pytest_cache .mypy_cache .ruff_cache
 
+# The generated docs (the config reference, the tools, the module list) and the tools' output
+# schemas the server publishes without deriving them (src/hoard/surfaces/mcp/output_schemas.json).
 docs: install
 	$(BIN)/python -c "from hoard.core.config_reference import render_config_reference as r; print(r(), end='')" > docs/config.md
 	$(BIN)/python -m hoard.surfaces.reference docs
