@@ -14,6 +14,7 @@ import math
 import sqlite3
 from collections.abc import Sequence
 
+from hoard.adapters.search.budget import GroupCounter
 from hoard.adapters.search.types import Row, Scored, Scores
 from hoard.core.query import Chunk, quote
 from hoard.core.ranking import RankingSettings
@@ -28,8 +29,9 @@ _ROWS = (
 """Notes matching an expression that hold a word as typed, with their BM25 for it."""
 
 
-def _count(conn: sqlite3.Connection, table: str, phrase: str, most: int) -> int:
-    sql = f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)"
+def _typed(conn: sqlite3.Connection, phrase: str, most: int) -> int:
+    """How many notes hold the word as typed (the unstemmed ``words`` table), up to ``most``."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM words WHERE words MATCH ? LIMIT ?)"
     return int(conn.execute(sql, (phrase, most)).fetchone()[0])
 
 
@@ -45,21 +47,26 @@ def idf(n: int, total: int) -> float:
 
 
 def rare_forms(
-    conn: sqlite3.Connection, chunks: Sequence[Chunk], r: RankingSettings, total: int
+    conn: sqlite3.Connection,
+    chunks: Sequence[Chunk],
+    r: RankingSettings,
+    total: int,
+    families: GroupCounter,
 ) -> list[tuple[str, float]]:
     """The query's words whose typed form is in at most ``exact_max_notes`` notes while
     their stem family is in at least ``exact_min_ratio`` times as many and in no title,
-    each with the ratio of the two IDFs (typed form over family)."""
+    each with the ratio of the two IDFs (typed form over family). ``families`` counts the
+    notes of a stem family, up to the posting budget (the planner's counter and memo)."""
     out: list[tuple[str, float]] = []
     for c in chunks:
         word = c.single
         if word is None or c.runs or len(word) < r.exact_min_length or word.isdigit():
             continue
         phrase = quote(word)
-        exact = _count(conn, "words", phrase, r.exact_max_notes + 1)
+        exact = _typed(conn, phrase, r.exact_max_notes + 1)
         if exact == 0 or exact > r.exact_max_notes:
             continue
-        family = _count(conn, "notes_fts", phrase, max(r.posting_budget, 1))
+        family = families.count(phrase)
         if family < r.exact_min_ratio * exact or _titled(conn, phrase):
             continue
         out.append((word, idf(exact, total) / idf(family, total)))
@@ -74,6 +81,7 @@ def add_exact_forms(
     weights: Sequence[float],
     r: RankingSettings,
     total: int,
+    families: GroupCounter,
 ) -> None:
     """Notes holding a rare typed form gain ``exact_weight`` × that word's BM25 × the IDF
     ratio. Ones the first page of scores had not reached join with their full score first.
@@ -81,7 +89,7 @@ def add_exact_forms(
     would outweigh the rest of the question (measured on CACM)."""
     if len(chunks) > r.exact_max_words:
         return
-    for word, ratio in rare_forms(conn, chunks, r, total):
+    for word, ratio in rare_forms(conn, chunks, r, total, families):
         phrase = quote(word)
         params = (*weights, phrase, phrase, r.exact_max_notes)
         own = [Row(*x) for x in conn.execute(_ROWS, params)]

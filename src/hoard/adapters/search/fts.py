@@ -19,7 +19,7 @@ from typing import Any
 from hoard.adapters.index.deadline import Clock, interrupting, is_interrupt
 from hoard.adapters.index.store import Index
 from hoard.adapters.search.bonus import add_feedback, add_phrase_bonus
-from hoard.adapters.search.budget import Plan, held_to_budget
+from hoard.adapters.search.budget import GroupCounter, Plan, held_to_budget
 from hoard.adapters.search.conjunctive import conjunctive_rows
 from hoard.adapters.search.exact import add_exact_forms
 from hoard.adapters.search.fusion import blend_rows
@@ -158,8 +158,12 @@ class Fts5Searcher:
         if natural and found and not budget.conjunctive and ranking.exact_weight > 0:
             total = max(1, self.index.note_count_cached())
             weights = self.queries.weights
+            memo = self.planner.group_counts.current(self.index.reader_token())
+            families = GroupCounter(conn, max(ranking.posting_budget, 1), memo)
             steps.append(
-                lambda s: add_exact_forms(conn, s, q.chunks, q.expr, weights, ranking, total)
+                lambda s: add_exact_forms(
+                    conn, s, q.chunks, q.expr, weights, ranking, total, families
+                )
             )
         if natural and found and not budget.conjunctive:
             steps.append(lambda s: self._add_bonuses(conn, q, budget, s, req, fetch))
